@@ -1,0 +1,14 @@
+#!/usr/bin/env node
+// The svc-mock command. Runs the compiled JavaScript in dist/ (built by `npm install` through the
+// `prepare` script), so start-up does not pay for a TypeScript loader.
+let cli
+try {
+  cli = await import('../dist/cli.js')
+} catch (error) {
+  if (error && error.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist')) {
+    process.stderr.write('svc-mock is not built yet: run `npm install` (or `npm run build`) in the svc-mock folder first.\n')
+    process.exit(1)
+  }
+  throw error
+}
+process.exitCode = await cli.main(process.argv.slice(2))

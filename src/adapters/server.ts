@@ -1,0 +1,116 @@
+/**
+ * The standalone server: the emulator behind a node:http server, by default on
+ * http://127.0.0.1:4010, one origin for every address. `startServer()` resolves once it listens,
+ * with its URL, the emulator (the same object tests use in-process) and `close()`.
+ */
+import { type Server, createServer } from 'node:http'
+import type { Socket } from 'node:net'
+import { type Emulator, type EmulatorCore, type EmulatorOptions, buildEmulator } from '../emulator.js'
+import { SvcMockError } from '../kernel/errors.js'
+import { type RequestListener, requestListener } from './node-http.js'
+
+export const DEFAULT_PORT = 4010
+export const DEFAULT_HOST = '127.0.0.1'
+
+export interface ServerOptions extends Omit<EmulatorOptions, 'origin' | 'authUrl' | 'baseUrl' | 'webhookUrl'> {
+  /** Port to listen on; 0 picks a free one. Default 4010. */
+  port?: number
+  /** Address to bind. Default 127.0.0.1 (loopback only). */
+  host?: string
+  /**
+   * The address clients use, when it is not `http://host:port` (behind a proxy, or a container's
+   * published port). It appears in links the emulator writes (expandUri, token issuer).
+   */
+  publicUrl?: string
+}
+
+export interface RunningServer {
+  /** `http://127.0.0.1:4010`: every endpoint and the control plane live here. */
+  readonly url: string
+  readonly port: number
+  readonly host: string
+  readonly emulator: Emulator
+  /** Stops accepting connections, lets requests in flight finish (up to 2 s), then closes. */
+  close(): Promise<void>
+}
+
+export class PortInUseError extends SvcMockError {
+  readonly port: number
+  readonly host: string
+  constructor(host: string, port: number) {
+    super('ERR_PORT_IN_USE', `Port ${port} on ${host} is already in use. Stop what uses it, or choose another port with --port (0 picks a free one).`)
+    this.port = port
+    this.host = host
+  }
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const port = options.port ?? DEFAULT_PORT
+  const host = options.host ?? DEFAULT_HOST
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new SvcMockError('ERR_CONFIG', `Invalid option port: must be 0-65535, got ${String(port)}`)
+
+  let listener: RequestListener | undefined
+  const pending: Array<() => void> = []
+  const server = createServer((req, res) => {
+    if (listener) listener(req, res)
+    else pending.push(() => listener?.(req, res))
+  })
+  server.keepAliveTimeout = 65_000
+  server.headersTimeout = 66_000
+  server.requestTimeout = 0
+  const sockets = new Set<Socket>()
+  server.on('connection', (socket) => {
+    sockets.add(socket)
+    socket.once('close', () => sockets.delete(socket))
+  })
+
+  await listen(server, port, host)
+  const address = server.address()
+  const actualPort = typeof address === 'object' && address ? address.port : port
+  const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host
+  const url = `http://${urlHost}:${actualPort}`
+  let emulator: EmulatorCore
+  try {
+    emulator = await buildEmulator({ ...options, origin: options.publicUrl ?? url })
+  } catch (error) {
+    server.close()
+    throw error
+  }
+  listener = requestListener(emulator, options.publicUrl ?? url)
+  for (const run of pending.splice(0)) run()
+
+  let closing: Promise<void> | undefined
+  return {
+    url,
+    port: actualPort,
+    host,
+    emulator,
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeIdleConnections()
+        const force = setTimeout(() => {
+          for (const socket of sockets) socket.destroy()
+        }, 2000)
+        force.unref()
+      }).then(() => emulator.close())
+      return closing
+    },
+  }
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException): void => {
+      server.off('listening', onListening)
+      reject(error.code === 'EADDRINUSE' ? new PortInUseError(host, port) : error)
+    }
+    const onListening = (): void => {
+      server.off('error', onError)
+      resolve()
+    }
+    server.once('error', onError)
+    server.once('listening', onListening)
+    server.listen(port, host)
+  })
+}

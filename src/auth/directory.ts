@@ -1,0 +1,118 @@
+/**
+ * The identities of the platform: users and static keys (user API keys and application keys).
+ * Static keys never expire and cannot be rotated: they are deleted and created anew. Backed by
+ * @msw/data collections with a Map index on the key, since every API call looks one up.
+ */
+import { z } from 'zod'
+import { ControlError, FixtureError } from '../kernel/errors.js'
+import type { FixtureSection, Sourced } from '../kernel/fixtures.js'
+import { IndexedCollection } from '../kernel/store.js'
+import { Permission } from './permissions.js'
+
+export const User = z.strictObject({
+  /** Login name, used as `login_hint` and as the `sub` of code-grant tokens. */
+  id: z.string().regex(/^[A-Za-z0-9._@-]+$/, 'must be letters, digits, ".", "_", "@" or "-"'),
+  name: z.string().min(1),
+  email: z.string().email().optional(),
+  /** Id of the user's element in the `users` facet, which element relations point at. */
+  elementId: z.string().optional(),
+  permissions: z.array(Permission).default([]),
+})
+export type User = z.infer<typeof User>
+
+export const ApiKey = z
+  .strictObject({
+    /** A name for the key (shown in the journal instead of the key itself). */
+    id: z.string().min(1),
+    kind: z.enum(['user', 'app']),
+    /** The secret value sent in the Authorization header. */
+    key: z.string().min(8, 'must be at least 8 characters'),
+    /** For a user API key: the user it acts as (it has that user's permissions). */
+    userId: z.string().optional(),
+    /** For an application key: its own permissions. */
+    permissions: z.array(Permission).default([]),
+  })
+  .refine((k) => k.kind !== 'user' || k.userId !== undefined, { message: 'a user API key needs "userId"', path: ['userId'] })
+export type ApiKey = z.infer<typeof ApiKey>
+
+export const usersSection: FixtureSection<User> = { name: 'users', schema: User, key: (u) => u.id }
+export const apiKeysSection: FixtureSection<ApiKey> = { name: 'apiKeys', schema: ApiKey, key: (k) => k.id }
+
+export class Directory {
+  readonly users = new IndexedCollection(User, (u) => u.id)
+  readonly apiKeys = new IndexedCollection(ApiKey, (k) => k.key)
+
+  /** Loads the fixtures' users and keys; a key naming an unknown user fails with its file and path. */
+  async load(users: Sourced<User>[], keys: Sourced<ApiKey>[]): Promise<void> {
+    const ids = new Set(users.map((u) => u.value.id))
+    for (const key of keys) {
+      if (key.value.userId !== undefined && !ids.has(key.value.userId)) {
+        throw new FixtureError(key.file, `${key.path}.userId`, `names user "${key.value.userId}", which no fixture defines`)
+      }
+    }
+    await this.users.seed(users.map((u) => u.value))
+    await this.apiKeys.seed(keys.map((k) => k.value))
+  }
+
+  async reset(): Promise<void> {
+    await this.users.reset()
+    await this.apiKeys.reset()
+  }
+
+  user(id: string): User | undefined {
+    return this.users.get(id)
+  }
+
+  apiKey(key: string): ApiKey | undefined {
+    return this.apiKeys.get(key)
+  }
+
+  /** The permissions a key acts with: its user's for a user key, its own for an application key. */
+  keyPermissions(key: ApiKey): Permission[] {
+    if (key.kind === 'user') return this.user(key.userId ?? '')?.permissions ?? []
+    return key.permissions
+  }
+
+  async createApiKey(input: unknown, generate: () => string): Promise<ApiKey> {
+    const body = CreateApiKeyBody.safeParse(input)
+    if (!body.success) {
+      const issue = body.error.issues[0]
+      throw new ControlError(400, `Invalid API key: ${issue?.path.join('.') || 'body'} ${issue?.message ?? 'is not valid'}`, issue?.path.join('.'))
+    }
+    const { kind, userId, permissions, id } = body.data
+    if (kind === 'user' && (userId === undefined || !this.user(userId))) {
+      throw new ControlError(400, `Invalid API key: userId must name a known user (${this.users.all().map((u) => u.id).join(', ')})`, 'userId')
+    }
+    const key = body.data.key ?? `svcmock-${kind}-key-${generate()}`
+    if (this.apiKey(key)) throw new ControlError(409, 'An API key with this value exists already.', 'key', 'ERR_CONFLICT')
+    return await this.apiKeys.insert({
+      id: id ?? `${kind}-key-${this.apiKeys.size() + 1}`,
+      kind,
+      key,
+      ...(userId === undefined ? {} : { userId }),
+      permissions: permissions ?? [],
+    })
+  }
+
+  deleteApiKey(key: string): boolean {
+    return this.apiKeys.delete(key)
+  }
+}
+
+const CreateApiKeyBody = z.strictObject({
+  kind: z.enum(['user', 'app']),
+  userId: z.string().optional(),
+  permissions: z.array(Permission).optional(),
+  id: z.string().min(1).optional(),
+  key: z.string().min(8).optional(),
+})
+
+/** What a key looks like in the control plane: everything but the secret value. */
+export function describeApiKey(key: ApiKey): { id: string; kind: 'user' | 'app'; userId?: string; permissions: Permission[] } {
+  return {
+    id: key.id,
+    kind: key.kind,
+    ...(key.userId === undefined ? {} : { userId: key.userId }),
+    permissions: key.permissions,
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Errors of the API access gate and their default wire format, the platform's common error
+ * catalogue: 401 `{"error":"Unauthorized"}` with `WWW-Authenticate: Bearer`, the documented 401
+ * text for a malformed header, 403 `ADMIN_ACCESS_ERROR`. Routes with their own error body (the
+ * versions operation) render the same errors their way from `status` and `message`.
+ */
+import { HttpError } from '../kernel/errors.js'
+import { json, text } from '../kernel/http.js'
+
+export type ApiAccessProblem =
+  | 'missing-credential'
+  | 'malformed-header'
+  | 'unknown-credential'
+  | 'static-keys-rejected'
+  | 'invalid-token'
+  | 'expired-token'
+  | 'insufficient-scope'
+  | 'missing-permission'
+
+/** The exact text the platform answers for an Authorization header with an unknown scheme. */
+export const MALFORMED_HEADER_TEXT =
+  'Invalid "Authorization" header format. Should start either with "Bearer " or "AppKey " (case insensitive).'
+
+/** Header that tells a test author why svc-mock refused a call (the platform's bodies do not say). */
+export const REASON_HEADER = 'x-svc-mock-reason'
+
+export class ApiAccessError extends HttpError {
+  readonly status: 401 | 403
+  readonly problem: ApiAccessProblem
+  constructor(problem: ApiAccessProblem, message: string) {
+    super('ERR_API_ACCESS', message)
+    this.problem = problem
+    this.status = problem === 'insufficient-scope' || problem === 'missing-permission' ? 403 : 401
+  }
+
+  /** Headers every rendering of this error carries. */
+  headers(): Headers {
+    const headers = new Headers({ [REASON_HEADER]: this.message })
+    if (this.status === 401 && this.problem !== 'malformed-header') {
+      const tokenProblem = this.problem === 'invalid-token' || this.problem === 'expired-token'
+      headers.set(
+        'www-authenticate',
+        tokenProblem ? `Bearer error="invalid_token", error_description="${this.message.replace(/"/g, "'")}"` : 'Bearer',
+      )
+    }
+    return headers
+  }
+
+  toResponse(): Response {
+    const headers = this.headers()
+    if (this.problem === 'malformed-header') return text(MALFORMED_HEADER_TEXT, { status: 401, headers })
+    if (this.status === 403) {
+      return json({ title: 'Access Denied.', status: 403, detail: 'Access is denied', errorCode: 'ADMIN_ACCESS_ERROR' }, { status: 403, headers })
+    }
+    if (this.problem === 'static-keys-rejected') return json({ error: 'Unauthorized', message: this.message }, { status: 401, headers })
+    return json({ error: 'Unauthorized' }, { status: 401, headers })
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * The API access gate, shared by every protected route. It reads only the `Authorization` header
+ * (credentials in the URL or body are ignored, as on the platform), resolves an identity with its
+ * permissions and scopes, and refuses with the platform's wire format. `Bearer` carries an OAuth
+ * access token or a user API key; `AppKey` an application key. Static-key calls are answered with
+ * `Deprecation: true`.
+ */
+import { z } from 'zod'
+import type { RequestContext } from '../kernel/route.js'
+import { readSection } from '../kernel/settings.js'
+import type { Directory } from './directory.js'
+import { ApiAccessError, MALFORMED_HEADER_TEXT } from './errors.js'
+import { type Permission, describePermission, hasPermission } from './permissions.js'
+
+export type IdentityKind = 'user-api-key' | 'app-key' | 'client' | 'user'
+
+export interface Identity {
+  readonly kind: IdentityKind
+  /** User id, client id, or the id (not the value) of an application key. */
+  readonly subject: string
+  /** For the journal and logs: who, never a secret. */
+  readonly label: string
+  readonly permissions: readonly Permission[]
+  /** Granted scopes; null for static keys, which are not bound by scopes. */
+  readonly scopes: readonly string[] | null
+  readonly clientId?: string
+  readonly userId?: string
+}
+
+export interface AccessRequirement {
+  /** The OAuth scope the route needs, or null/undefined for none beyond a valid credential. */
+  scope?: string | null
+  /** The platform permission the route needs. */
+  permission?: Permission
+}
+
+/**
+ * Verifies a Bearer value that is not a user API key (an OAuth access token). Returns undefined
+ * when the value is not of its kind, so the next verifier (or the user-key lookup) can try.
+ */
+export type BearerVerifier = (token: string, ctx: RequestContext) => Promise<Identity | undefined>
+
+export const AuthSettings = z.object({
+  /** `rejected` makes every static-key call fail with 401, as once static keys are discontinued. */
+  staticKeys: z.enum(['allowed', 'rejected']).default('allowed'),
+})
+export type AuthSettings = z.infer<typeof AuthSettings>
+
+export function authSettings(ctx: RequestContext): AuthSettings {
+  return readSection(ctx.settings, 'auth', AuthSettings)
+}
+
+const BEARER = /^bearer\s+/i
+const APPKEY = /^appkey\s+/i
+
+export class AccessGate {
+  readonly #directory: Directory
+  readonly #verifiers: BearerVerifier[] = []
+
+  constructor(directory: Directory) {
+    this.#directory = directory
+  }
+
+  /** Adds an OAuth token verifier (the OAuth domain plugs in here). */
+  addVerifier(verifier: BearerVerifier): void {
+    this.#verifiers.push(verifier)
+  }
+
+  /** Authenticates and authorizes in one step; the identity is recorded on the request context. */
+  async check(ctx: RequestContext, requirement: AccessRequirement = {}): Promise<Identity> {
+    const identity = await this.authenticate(ctx)
+    this.authorize(identity, requirement)
+    return identity
+  }
+
+  async authenticate(ctx: RequestContext): Promise<Identity> {
+    const header = ctx.request.headers.get('authorization')
+    if (header === null || header.trim() === '') {
+      throw new ApiAccessError('missing-credential', 'No credential: send "Authorization: Bearer <token>" or "Authorization: AppKey <key>".')
+    }
+    const value = header.trim()
+    if (APPKEY.test(value)) return this.#staticKey(ctx, value.replace(APPKEY, '').trim(), 'app')
+    if (!BEARER.test(value)) {
+      throw new ApiAccessError('malformed-header', MALFORMED_HEADER_TEXT)
+    }
+    const token = value.replace(BEARER, '').trim()
+    if (token === '') throw new ApiAccessError('unknown-credential', 'The Bearer credential is empty.')
+    for (const verify of this.#verifiers) {
+      const identity = await verify(token, ctx)
+      if (identity) {
+        ctx.identity = identity.label
+        return identity
+      }
+    }
+    return this.#staticKey(ctx, token, 'user')
+  }
+
+  authorize(identity: Identity, requirement: AccessRequirement): void {
+    const { scope, permission } = requirement
+    if (scope && identity.scopes !== null && !identity.scopes.includes(scope)) {
+      throw new ApiAccessError('insufficient-scope', `The token lacks the scope "${scope}" this operation needs (it has: ${identity.scopes.join(' ') || 'none'}).`)
+    }
+    if (permission && !hasPermission(identity.permissions, permission)) {
+      throw new ApiAccessError('missing-permission', `${identity.label} lacks the permission ${describePermission(permission)}.`)
+    }
+  }
+
+  #staticKey(ctx: RequestContext, value: string, scheme: 'user' | 'app'): Identity {
+    const key = value === '' ? undefined : this.#directory.apiKey(value)
+    if (!key || key.kind !== scheme) {
+      const what = scheme === 'app' ? 'application key' : 'access token or user API key'
+      throw new ApiAccessError('unknown-credential', `The ${what} is not known to the platform (it may have been deleted).`)
+    }
+    const label = key.kind === 'user' ? `${key.userId ?? '?'} (user API key ${key.id})` : `application key ${key.id}`
+    ctx.identity = label
+    if (authSettings(ctx).staticKeys === 'rejected') {
+      throw new ApiAccessError('static-keys-rejected', 'Static API keys are no longer supported. Migrate to OAuth 2.0.')
+    }
+    ctx.responseHeaders.set('deprecation', 'true')
+    return {
+      kind: key.kind === 'user' ? 'user-api-key' : 'app-key',
+      subject: key.kind === 'user' ? (key.userId ?? key.id) : key.id,
+      label,
+      permissions: this.#directory.keyPermissions(key),
+      scopes: null,
+      ...(key.userId === undefined ? {} : { userId: key.userId }),
+    }
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * Reading control-plane requests: JSON bodies (an empty body is `{}`), query parameters, and the
+ * 400 answers that name the field at fault.
+ */
+import type { z } from 'zod'
+import { ControlError } from '../kernel/errors.js'
+import { firstProblem } from '../kernel/validation.js'
+
+export async function readJson(request: Request): Promise<unknown> {
+  const raw = await request.text()
+  if (raw.trim() === '') return {}
+  try {
+    return JSON.parse(raw)
+  } catch (error) {
+    throw new ControlError(400, `The body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`)
+  }
+}
+
+export function parseWith<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const parsed = schema.safeParse(value)
+  if (parsed.success) return parsed.data
+  const problem = firstProblem(parsed.error)
+  throw new ControlError(400, `Invalid ${what}: ${problem.path || 'body'}: ${problem.rule}`, problem.path || undefined)
+}
+
+export function optionalInt(url: URL, name: string, min = 0): number | undefined {
+  const raw = url.searchParams.get(name)
+  if (raw === null || raw === '') return undefined
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n < min) throw new ControlError(400, `Query parameter ${name} must be a whole number >= ${min}, got "${raw}".`, name)
+  return n
+}
+
+export function optionalString(url: URL, name: string): string | undefined {
+  const raw = url.searchParams.get(name)
+  return raw === null || raw === '' ? undefined : raw
+}

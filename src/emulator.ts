@@ -1,0 +1,386 @@
+/**
+ * The composition root: builds the clock, journal, scenario engine, the domains and the route
+ * registry from the options and fixtures, and exposes the emulator object that tests, the control
+ * plane and both transports drive. It knows no transport: the msw handlers and the node:http
+ * server are derived from `emulator.dispatcher` by the adapters.
+ */
+import { fileURLToPath } from 'node:url'
+import { z } from 'zod'
+import { AccessGate, AuthSettings } from './auth/gate.js'
+import { type ApiKey, Directory, apiKeysSection, describeApiKey, usersSection } from './auth/directory.js'
+import { controlRoutes } from './control/routes.js'
+import { Clock, type ClockMode, type ClockOptions, type ClockState } from './kernel/clock.js'
+import { Dispatcher } from './kernel/dispatch.js'
+import { ConfigError, ScenarioError } from './kernel/errors.js'
+import { type FixtureInput, type FixtureSection, fixtureDocuments, loadSections, recordsOf } from './kernel/fixtures.js'
+import { materialize } from './kernel/http.js'
+import { DEFAULT_JOURNAL_CAPACITY, Journal, type JournalEntry, type JournalFilter, type JournalWaitOptions, type Transport, routeMatches } from './kernel/journal.js'
+import { type LogFormat, type Logger, createLogger } from './kernel/logger.js'
+import type { OriginKind, RouteDefinition } from './kernel/route.js'
+import { ScenarioCatalogue } from './kernel/scenarios/catalogue.js'
+import { type ScenarioActivation, ScenarioEngine, type ScenarioListing } from './kernel/scenarios/engine.js'
+import { parseActivations } from './kernel/scenarios/syntax.js'
+import { type SettingsTree, mergeSettings } from './kernel/settings.js'
+import { allProblems } from './kernel/validation.js'
+import { SeededIds } from './kernel/ids.js'
+import { VersionsDomain, VersionsSettings, elementsSection, generateSection, storagesSection } from './versions/domain.js'
+import type { ElementSummary } from './versions/store.js'
+import { VERSION } from './version.js'
+import type { StorageFixture } from './versions/model.js'
+
+export const DEFAULT_ORIGIN = 'https://acme.svc-mock.test'
+
+const root = new URL('../', import.meta.url)
+export const DEFAULT_FIXTURES_DIR = fileURLToPath(new URL('fixtures/default/', root))
+export const BUILT_IN_SCENARIOS_DIR = fileURLToPath(new URL('scenarios/', root))
+
+export { VERSION }
+
+export interface EmulatorOptions {
+  /** One origin for everything (default `https://acme.svc-mock.test`). */
+  origin?: string
+  /** `{auth_url}`: token, authorize and discovery endpoints. Default: `origin`. */
+  authUrl?: string
+  /** `{base_url}`: the REST API and the control plane. Default: `origin`. */
+  baseUrl?: string
+  /** Where webhook addresses live. Default: `origin`. */
+  webhookUrl?: string
+  /** Fixture files, folders or objects, applied on top of the default fixtures. */
+  fixtures?: FixtureInput | FixtureInput[]
+  /** Start from the default fixtures (default true). */
+  defaultFixtures?: boolean
+  /** Seed for generated data and ids: the same seed gives the same data (default 1). */
+  seed?: number
+  clock?: ClockMode | ClockOptions
+  /** Scenarios on for the whole run, by name or text form (`latency:ms=2000`) or with options. */
+  scenarios?: Array<string | ({ name: string } & ScenarioActivation)>
+  /** Folders of your own scenario files. */
+  scenarioDirs?: string[]
+  /** Scenario definitions given as objects. */
+  scenarioDefinitions?: unknown[]
+  log?: LogFormat | Logger
+  /** How many requests the journal keeps (newest kept). Default 1000. */
+  journalSize?: number
+  /** Name of the version list in answers: `elements` (default), `values`, or `both`. */
+  versionListKey?: 'elements' | 'values' | 'both'
+  /** OAuth scope the versions operation needs (default: none beyond a valid credential). */
+  versionsScope?: string | null
+  /** `rejected` makes static keys fail with 401, as once the platform discontinues them. */
+  staticKeys?: 'allowed' | 'rejected'
+  /** Raw settings, merged over the ones the options above produce. */
+  settings?: SettingsTree
+}
+
+export interface EmulatorUrls {
+  readonly auth: string
+  readonly base: string
+  readonly webhook: string
+}
+
+export interface RouteInfo {
+  id: string
+  method: string
+  path: string
+  origin: OriginKind
+  summary: string
+}
+
+export interface ClockApi {
+  now(): Date
+  state(): ClockState
+  /** Moves the emulator clock; timers that fall due fire in order. Resolves with the new state. */
+  advance(ms: number): Promise<ClockState>
+  /** Lets in-flight work run until it is finished or waiting on the clock. */
+  settle(): Promise<void>
+  /** Resolves once at least `count` in-flight requests wait on the clock (e.g. a delayed answer). */
+  waitForParked(count?: number): Promise<void>
+}
+
+export interface ScenariosApi {
+  list(): ScenarioListing[]
+  /** On for the run, or, inside `boundary()`, for that boundary only. Accepts `name:key=value`. */
+  use(name: string, activation?: ScenarioActivation): void
+  off(name: string): boolean
+  /** Wraps a test so the scenarios it switches on apply to its own requests only. */
+  boundary<Args extends unknown[], R>(fn: (...args: Args) => R): (...args: Args) => R
+}
+
+export interface JournalApi {
+  list(filter?: JournalFilter): JournalEntry[]
+  wait(filter?: JournalFilter, options?: JournalWaitOptions): Promise<JournalEntry | undefined>
+  clear(): void
+}
+
+export interface ElementsApi {
+  list(filter?: { storage?: string; facet?: string }): ElementSummary[]
+  add(element: unknown): Promise<ElementSummary>
+  addVersion(elementId: string, version: unknown, where?: { storage?: string; facet?: string }): Promise<ElementSummary>
+  remove(elementId: string, where?: { storage?: string; facet?: string }): void
+  removeVersion(elementId: string, versionId: string, where?: { storage?: string; facet?: string }): void
+}
+
+export interface StoragesApi {
+  list(): StorageFixture[]
+  add(storage: unknown): Promise<StorageFixture>
+}
+
+export interface CreatedApiKey {
+  id: string
+  kind: 'user' | 'app'
+  key: string
+  userId?: string
+  permissions: Array<{ action: string; resource: string }>
+}
+
+export interface ApiKeysApi {
+  list(): Array<Omit<CreatedApiKey, 'key'>>
+  create(input: unknown): Promise<CreatedApiKey>
+  delete(key: string): boolean
+}
+
+/** A credential worth printing at start-up (the defaults are public test values). */
+export interface CredentialInfo {
+  kind: string
+  label: string
+  value: string
+}
+
+export interface Emulator {
+  readonly urls: EmulatorUrls
+  readonly seed: number
+  readonly clock: ClockApi
+  readonly scenarios: ScenariosApi
+  readonly journal: JournalApi
+  readonly elements: ElementsApi
+  readonly storages: StoragesApi
+  readonly apiKeys: ApiKeysApi
+  /** Answers a request with no transport at all (what the msw handlers call). */
+  handle(request: Request): Promise<Response>
+  health(): { status: 'ok'; version: string }
+  routes(): RouteInfo[]
+  credentials(): CredentialInfo[]
+  /** Back to the fixtures: store, queues, executions, scenarios (the start-up ones stay), clock, journal. */
+  reset(): Promise<void>
+  close(): Promise<void>
+}
+
+/** The emulator plus what only the adapters need. */
+export interface EmulatorCore extends Emulator {
+  readonly dispatcher: Dispatcher
+  readonly logger: Logger
+  /** Where each origin kind lives. */
+  originOf(kind: OriginKind): string
+  handleWith(request: Request, transport: Transport, signal?: AbortSignal): Promise<Response>
+}
+
+function normalizeOrigin(value: string, option: string): string {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw new ConfigError(option, `must be an absolute URL such as https://acme.svc-mock.test, got "${value}"`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(option, `must use http or https, got "${value}"`)
+  return url.origin
+}
+
+function settingsSchema(): z.ZodType {
+  return z.strictObject({
+    auth: AuthSettings.partial().strict().optional(),
+    versions: VersionsSettings.partial().strict().optional(),
+  })
+}
+
+const FIXTURE_SECTIONS: ReadonlyArray<FixtureSection<unknown>> = [
+  usersSection,
+  apiKeysSection,
+  storagesSection,
+  elementsSection,
+  generateSection,
+] as ReadonlyArray<FixtureSection<unknown>>
+
+/** Builds an emulator without msw (the server uses this; `createEmulator()` adds msw handlers). */
+export async function buildEmulator(options: EmulatorOptions = {}): Promise<EmulatorCore> {
+  const origin = normalizeOrigin(options.origin ?? DEFAULT_ORIGIN, 'origin')
+  const urls: EmulatorUrls = {
+    auth: options.authUrl === undefined ? origin : normalizeOrigin(options.authUrl, 'authUrl'),
+    base: options.baseUrl === undefined ? origin : normalizeOrigin(options.baseUrl, 'baseUrl'),
+    webhook: options.webhookUrl === undefined ? origin : normalizeOrigin(options.webhookUrl, 'webhookUrl'),
+  }
+  const seed = options.seed ?? 1
+  if (!Number.isSafeInteger(seed) || seed < 0) throw new ConfigError('seed', `must be a whole number >= 0, got ${String(options.seed)}`)
+  const clockOptions: ClockOptions = typeof options.clock === 'string' ? { mode: options.clock } : (options.clock ?? {})
+  const clock = new Clock(clockOptions)
+  const logger = typeof options.log === 'object' ? options.log : createLogger(options.log ?? 'silent')
+  const journalSize = options.journalSize ?? DEFAULT_JOURNAL_CAPACITY
+  if (!Number.isInteger(journalSize) || journalSize < 1) throw new ConfigError('journalSize', `must be a whole number >= 1, got ${String(journalSize)}`)
+  const journal = new Journal(clock, journalSize)
+
+  const baseSettings = mergeSettings(
+    {
+      auth: { staticKeys: options.staticKeys ?? 'allowed' },
+      versions: { listKey: options.versionListKey ?? 'elements', requiredScope: options.versionsScope ?? null },
+    },
+    options.settings ?? {},
+  )
+  const schema = settingsSchema()
+  const settingsProblems = schema.safeParse(baseSettings)
+  if (!settingsProblems.success) {
+    const [problem] = allProblems(settingsProblems.error)
+    throw new ConfigError(`settings${problem?.path ? `.${problem.path}` : ''}`, problem?.rule ?? 'is not valid')
+  }
+
+  const catalogue = new ScenarioCatalogue((tree) => {
+    const parsed = schema.safeParse(tree)
+    return parsed.success ? undefined : allProblems(parsed.error)[0]
+  })
+  catalogue.addDir(BUILT_IN_SCENARIOS_DIR)
+  for (const dir of options.scenarioDirs ?? []) catalogue.addDir(dir)
+  for (const definition of options.scenarioDefinitions ?? []) catalogue.add(definition)
+  const scenarios = new ScenarioEngine(catalogue, () => baseSettings)
+
+  // Ids the emulator makes up (version ids, keys) come from a seeded generator, restarted on reset.
+  const ids = new SeededIds(seed)
+  const newId = (): string => ids.uuid()
+
+  const directory = new Directory()
+  const gate = new AccessGate(directory)
+  const versions = new VersionsDomain({ gate, baseUrl: urls.base, newId })
+
+  const inputs = options.fixtures === undefined ? [] : Array.isArray(options.fixtures) ? options.fixtures : [options.fixtures]
+  const documents = fixtureDocuments([...(options.defaultFixtures === false ? [] : [DEFAULT_FIXTURES_DIR]), ...inputs])
+  const loaded = loadSections(documents, FIXTURE_SECTIONS)
+  await directory.load(recordsOf(loaded, usersSection), recordsOf(loaded, apiKeysSection))
+  await versions.load(recordsOf(loaded, storagesSection), recordsOf(loaded, elementsSection), recordsOf(loaded, generateSection)[0], seed)
+  ids.reset()
+
+  const startup: Array<{ name: string; activation: ScenarioActivation }> = (options.scenarios ?? []).map((item) =>
+    typeof item === 'string' ? parseOne(item) : { name: item.name, activation: withoutName(item) },
+  )
+  const applyStartup = (): void => {
+    for (const { name, activation } of startup) scenarios.use(name, activation)
+  }
+  applyStartup()
+
+  let dispatcher: Dispatcher | undefined
+  const emulator: EmulatorCore = {
+    urls,
+    seed,
+    logger,
+    get dispatcher(): Dispatcher {
+      if (!dispatcher) throw new Error('emulator not ready')
+      return dispatcher
+    },
+    originOf: (kind) => urls[kind],
+    clock: {
+      now: () => clock.date(),
+      state: () => clock.state(),
+      advance: async (ms) => {
+        await clock.advance(ms)
+        return clock.state()
+      },
+      settle: () => clock.settle(),
+      waitForParked: async (count = 1) => {
+        while (clock.parked() < count) await new Promise((resolve) => setImmediate(resolve))
+      },
+    },
+    scenarios: {
+      list: () => scenarios.list(),
+      use: (name, activation) => {
+        const parsed = name.includes(':') || name.includes(',') ? parseOne(name) : { name, activation: {} }
+        scenarios.use(parsed.name, { ...parsed.activation, ...activation })
+      },
+      off: (name) => scenarios.off(name),
+      boundary: (fn) => scenarios.boundary(fn),
+    },
+    journal: {
+      list: (filter) => journal.list(filter),
+      wait: (filter, waitOptions) => journal.wait(filter, waitOptions),
+      clear: () => journal.clear(),
+    },
+    elements: {
+      list: (filter = {}) => versions.listElements(filter),
+      add: (element) => versions.addElement(element),
+      addVersion: (elementId, version, where = {}) => versions.addVersion(elementId, version, where),
+      remove: (elementId, where = {}) => versions.removeElement(elementId, where),
+      removeVersion: (elementId, versionId, where = {}) => versions.removeVersion(elementId, versionId, where),
+    },
+    storages: {
+      list: () => versions.store.storages.all().map((s) => ({ collectionId: s.collectionId, storageId: s.storageId, facets: s.facets })),
+      add: (storage) => versions.addStorage(storage),
+    },
+    apiKeys: {
+      list: () => directory.apiKeys.all().map(describeApiKey),
+      create: async (input) => publicKey(await directory.createApiKey(input, () => ids.token(24))),
+      delete: (key) => directory.deleteApiKey(key),
+    },
+    handle: async (request) => materialize(await emulator.handleWith(request, 'in-process')),
+    handleWith: (request, transport, signal) => emulator.dispatcher.handle(request, transport, signal),
+    health: () => ({ status: 'ok', version: VERSION }),
+    routes: () =>
+      emulator.dispatcher.routes.map(({ definition }) => ({
+        id: definition.id,
+        method: definition.method,
+        path: definition.path,
+        origin: definition.origin,
+        summary: definition.summary,
+      })),
+    credentials: () =>
+      directory.apiKeys.all().map((key: ApiKey) => ({
+        kind: key.kind === 'user' ? 'user API key' : 'application key',
+        label: key.kind === 'user' ? `acts as ${key.userId ?? '?'}` : key.id,
+        value: key.kind === 'user' ? `Authorization: Bearer ${key.key}` : `Authorization: AppKey ${key.key}`,
+      })),
+    reset: async () => {
+      clock.reset()
+      journal.clear()
+      scenarios.reset()
+      applyStartup()
+      ids.reset()
+      await directory.reset()
+      await versions.reset()
+    },
+    close: async () => {
+      clock.close()
+    },
+  }
+
+  const routes: RouteDefinition[] = [...versions.routes(), ...controlRoutes(emulator)]
+  checkScenarioErrors(catalogue, routes)
+  dispatcher = new Dispatcher({ clock, journal, scenarios, logger, settings: () => baseSettings }, routes)
+  return emulator
+}
+
+function parseOne(text: string): { name: string; activation: ScenarioActivation } {
+  const [first, ...rest] = parseActivations(text, text)
+  if (!first || rest.length > 0) throw new ScenarioError(text, '', 'give one scenario here')
+  return first
+}
+
+function withoutName(item: { name: string } & ScenarioActivation): ScenarioActivation {
+  const { name: _name, ...activation } = item
+  return activation
+}
+
+function publicKey(key: ApiKey): CreatedApiKey {
+  return { ...describeApiKey(key), key: key.key }
+}
+
+/** A scenario rule asking for a domain error no route it targets knows is refused at start. */
+function checkScenarioErrors(catalogue: ScenarioCatalogue, routes: readonly RouteDefinition[]): void {
+  for (const definition of catalogue.list()) {
+    for (const [index, rule] of (definition.rules ?? []).entries()) {
+      if (rule.error === undefined) continue
+      const selectors = typeof rule.route === 'string' ? [rule.route] : rule.route
+      const targeted = routes.filter((r) => !r.control && selectors.some((s) => routeMatches(s, r.id)))
+      if (!targeted.some((r) => r.scenarioErrors?.includes(rule.error ?? ''))) {
+        const known = [...new Set(targeted.flatMap((r) => r.scenarioErrors ?? []))]
+        throw new ScenarioError(
+          definition.source,
+          `rules[${index}].error`,
+          `no route it targets knows the error "${rule.error}"${known.length > 0 ? ` (they know: ${known.join(', ')})` : ''}`,
+        )
+      }
+    }
+  }
+}

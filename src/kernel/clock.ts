@@ -1,0 +1,307 @@
+/**
+ * The emulator's clock. Every time the emulator uses (token expiry, timeouts, delays, timestamps)
+ * comes from here, so tests can run a manual clock and advance it instead of waiting.
+ *
+ * Work that must not miss a timer (a request being handled, a flow processing its queue) runs
+ * inside `track()`. `advance()` first lets tracked work settle, that is run until every tracked
+ * task is either finished or parked on a clock wait, then moves time and fires the timers that
+ * fall due, in order, letting the woken work settle again after each one.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { performance } from 'node:perf_hooks'
+import { ConfigError } from './errors.js'
+
+export type ClockMode = 'real' | 'manual'
+
+export interface ClockOptions {
+  /** `real` (default) follows the wall clock, scaled by `timeScale`; `manual` moves only on `advance`. */
+  mode?: ClockMode
+  /** Emulator time at start. Default: the wall-clock time at creation, in whole seconds. */
+  start?: Date | string | number
+  /** Real seconds per emulated second, real mode only: 0.01 makes a 40 s timeout take 400 ms. */
+  timeScale?: number
+}
+
+export interface ClockState {
+  now: string
+  mode: ClockMode
+  timeScale: number
+}
+
+interface Timer {
+  due: number
+  seq: number
+  fire: () => void
+  cancelled: boolean
+}
+
+interface TaskState {
+  parked: number
+}
+
+/** How long `advance()` waits, in real time, for tracked work blocked on something else (I/O). */
+const SETTLE_CAP_MS = 250
+/** Event-loop turns to keep turning once all tracked work is parked, for work just arriving. */
+const SETTLE_IDLE_TURNS = 3
+
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+
+export class Clock {
+  readonly mode: ClockMode
+  readonly timeScale: number
+  readonly #start: number
+  #anchorEmu: number
+  #anchorReal: number
+  #timers: Timer[] = []
+  #seq = 0
+  #realTimer: NodeJS.Timeout | undefined
+  #tasks = new Set<TaskState>()
+  #als = new AsyncLocalStorage<TaskState>()
+  #advancing: Promise<void> = Promise.resolve()
+
+  constructor(options: ClockOptions = {}) {
+    this.mode = options.mode ?? 'real'
+    if (this.mode !== 'real' && this.mode !== 'manual') {
+      throw new ConfigError('clock', `must be "real" or "manual", got "${String(this.mode)}"`)
+    }
+    this.timeScale = options.timeScale ?? 1
+    if (!Number.isFinite(this.timeScale) || this.timeScale <= 0) {
+      throw new ConfigError('timeScale', `must be a number above 0, got ${String(options.timeScale)}`)
+    }
+    this.#start = toEpoch(options.start)
+    this.#anchorEmu = this.#start
+    this.#anchorReal = performance.now()
+  }
+
+  /** Emulator time in milliseconds since the epoch. */
+  now(): number {
+    if (this.mode === 'manual') return this.#anchorEmu
+    return Math.floor(this.#anchorEmu + (performance.now() - this.#anchorReal) / this.timeScale)
+  }
+
+  date(): Date {
+    return new Date(this.now())
+  }
+
+  state(): ClockState {
+    return { now: this.date().toISOString(), mode: this.mode, timeScale: this.timeScale }
+  }
+
+  /**
+   * Resolves when the emulator clock reaches `deadline` (epoch ms), or rejects with the signal's
+   * reason when it aborts first. A deadline already passed resolves at once.
+   */
+  waitUntil(deadline: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason)
+    if (deadline <= this.now()) return Promise.resolve()
+    const task = this.#als.getStore()
+    return new Promise<void>((resolve, reject) => {
+      if (task) task.parked++
+      const unpark = (): void => {
+        if (task) task.parked--
+      }
+      const timer = this.#add(deadline, () => {
+        signal?.removeEventListener('abort', onAbort)
+        unpark()
+        resolve()
+      })
+      const onAbort = (): void => {
+        if (timer.cancelled) return
+        timer.cancelled = true
+        unpark()
+        reject(signal?.reason)
+      }
+      signal?.addEventListener('abort', onAbort, { once: true })
+    })
+  }
+
+  /** Resolves after `ms` of emulator time. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return this.waitUntil(this.now() + Math.max(0, ms), signal)
+  }
+
+  /** Runs `fn` when the emulator clock reaches `deadline`; returns a function that cancels it. */
+  at(deadline: number, fn: () => void): () => void {
+    const timer = this.#add(deadline, fn)
+    return () => {
+      timer.cancelled = true
+    }
+  }
+
+  /**
+   * Runs `fn` as tracked work: `advance()` will not move time while it runs, unless it is parked
+   * on a clock wait. Requests and flow processing run this way.
+   */
+  track<T>(fn: () => Promise<T>): Promise<T> {
+    const task: TaskState = { parked: 0 }
+    this.#tasks.add(task)
+    return this.#als.run(task, async () => {
+      try {
+        return await fn()
+      } finally {
+        this.#tasks.delete(task)
+      }
+    })
+  }
+
+  /** Number of tracked tasks that are running and not parked on the clock. */
+  busy(): number {
+    let n = 0
+    for (const task of this.#tasks) if (task.parked === 0) n++
+    return n
+  }
+
+  /** Tracked tasks parked on a clock wait. */
+  parked(): number {
+    return this.#tasks.size - this.busy()
+  }
+
+  /** Lets tracked work run until all of it is finished or parked on the clock (bounded). */
+  async settle(): Promise<void> {
+    const deadline = performance.now() + SETTLE_CAP_MS
+    let idle = 0
+    while (idle < SETTLE_IDLE_TURNS && performance.now() < deadline) {
+      await turn()
+      idle = this.busy() === 0 ? idle + 1 : 0
+    }
+  }
+
+  /**
+   * Moves the clock forward by `ms`, firing every timer that falls due in order of its deadline.
+   * Calls are serialised: a second advance starts when the first has finished.
+   */
+  advance(ms: number): Promise<void> {
+    if (!Number.isFinite(ms) || ms < 0) {
+      return Promise.reject(new ConfigError('ms', `must be a number of milliseconds >= 0, got ${String(ms)}`))
+    }
+    const run = this.#advancing.then(() => this.#advanceNow(ms))
+    this.#advancing = run.catch(() => undefined)
+    return run
+  }
+
+  async #advanceNow(ms: number): Promise<void> {
+    await this.settle()
+    const target = this.now() + ms
+    for (;;) {
+      const next = this.#peek()
+      if (!next || next.due > target) break
+      this.#pop()
+      this.#setNow(Math.max(next.due, this.now()))
+      next.fire()
+      await this.settle()
+    }
+    this.#setNow(Math.max(target, this.now()))
+    this.#arm()
+  }
+
+  /** Back to the start time; pending waits are released at once so nothing hangs. */
+  reset(): void {
+    const pending = this.#timers
+    this.#timers = []
+    this.#anchorEmu = this.#start
+    this.#anchorReal = performance.now()
+    if (this.#realTimer) clearTimeout(this.#realTimer)
+    this.#realTimer = undefined
+    for (const timer of pending) if (!timer.cancelled) timer.fire()
+  }
+
+  /** Stops the real timer so the process can exit; pending waits are released. */
+  close(): void {
+    this.reset()
+  }
+
+  #setNow(emu: number): void {
+    this.#anchorEmu = emu
+    this.#anchorReal = performance.now()
+  }
+
+  #add(due: number, fire: () => void): Timer {
+    const timer: Timer = { due, seq: this.#seq++, fire, cancelled: false }
+    this.#push(timer)
+    this.#arm()
+    return timer
+  }
+
+  #peek(): Timer | undefined {
+    while (this.#timers.length > 0 && this.#timers[0]?.cancelled) this.#pop()
+    return this.#timers[0]
+  }
+
+  /** Real mode: one wall-clock timer for the earliest deadline. */
+  #arm(): void {
+    if (this.mode !== 'real') return
+    if (this.#realTimer) clearTimeout(this.#realTimer)
+    this.#realTimer = undefined
+    const next = this.#peek()
+    if (!next) return
+    const wait = Math.max(0, (next.due - this.now()) * this.timeScale)
+    this.#realTimer = setTimeout(() => this.#fireDue(), Math.min(wait, 2 ** 31 - 1))
+    this.#realTimer.unref()
+  }
+
+  #fireDue(): void {
+    this.#realTimer = undefined
+    const now = this.now()
+    for (;;) {
+      const next = this.#peek()
+      if (!next || next.due > now) break
+      this.#pop()
+      next.fire()
+    }
+    this.#arm()
+  }
+
+  // A binary min-heap ordered by (due, seq): timers that fall due together fire in creation order.
+  #push(timer: Timer): void {
+    const heap = this.#timers
+    heap.push(timer)
+    let i = heap.length - 1
+    while (i > 0) {
+      const parent = (i - 1) >> 1
+      const p = heap[parent]
+      if (!p || !before(timer, p)) break
+      heap[i] = p
+      heap[parent] = timer
+      i = parent
+    }
+  }
+
+  #pop(): Timer | undefined {
+    const heap = this.#timers
+    const top = heap[0]
+    const last = heap.pop()
+    if (heap.length === 0 || !last) return top
+    heap[0] = last
+    let i = 0
+    for (;;) {
+      const l = 2 * i + 1
+      const r = l + 1
+      let smallest = i
+      const li = heap[l]
+      const ri = heap[r]
+      const si = heap[smallest]
+      if (li && si && before(li, si)) smallest = l
+      const s2 = heap[smallest]
+      if (ri && s2 && before(ri, s2)) smallest = r
+      if (smallest === i) break
+      const a = heap[i]
+      const b = heap[smallest]
+      if (!a || !b) break
+      heap[i] = b
+      heap[smallest] = a
+      i = smallest
+    }
+    return top
+  }
+}
+
+function before(a: Timer, b: Timer): boolean {
+  return a.due < b.due || (a.due === b.due && a.seq < b.seq)
+}
+
+function toEpoch(start: ClockOptions['start']): number {
+  if (start === undefined) return Math.floor(Date.now() / 1000) * 1000
+  const ms = start instanceof Date ? start.getTime() : typeof start === 'number' ? start : Date.parse(start)
+  if (!Number.isFinite(ms)) throw new ConfigError('clock.start', `is not a date: ${String(start)}`)
+  return ms
+}

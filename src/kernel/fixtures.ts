@@ -1,0 +1,136 @@
+/**
+ * Fixtures: JSON documents that seed the emulator. A fixture path is a file or a folder of
+ * `*.json` files (read in name order). Each document is an object with sections (`users`,
+ * `apiKeys`, `storages`, `elements`, …) that the domains declare; every document is validated
+ * with zod and a failure names the file, the path inside it and the rule. Records from later
+ * documents replace earlier ones with the same key and add the rest.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { z } from 'zod'
+import { FixtureError } from './errors.js'
+import { firstProblem } from './validation.js'
+
+/** A record together with where it was written, for error messages. */
+export interface Sourced<T> {
+  readonly value: T
+  readonly file: string
+  readonly path: string
+}
+
+/** A fixture document given in code instead of a file. */
+export interface InlineFixtures {
+  readonly [section: string]: unknown
+}
+
+export type FixtureInput = string | InlineFixtures
+
+export interface FixtureSection<T> {
+  /** The section's key in a document. */
+  readonly name: string
+  /** One record, or (for `merge: 'replace'`) the whole section value. */
+  readonly schema: z.ZodType<T>
+  /** How records are merged: by a key (later wins), or the later section value replaces. */
+  readonly key?: (record: T) => string
+}
+
+export interface LoadedSection<T> {
+  readonly records: Sourced<T>[]
+}
+
+/** Expands fixture paths: folders become their `*.json` files, in name order. */
+export function fixtureDocuments(inputs: readonly FixtureInput[]): Array<{ file: string; data: unknown }> {
+  const out: Array<{ file: string; data: unknown }> = []
+  inputs.forEach((input, index) => {
+    if (typeof input !== 'string') {
+      out.push({ file: `inline fixtures #${index + 1}`, data: input })
+      return
+    }
+    const path = resolve(input)
+    let isDir: boolean
+    try {
+      isDir = statSync(path).isDirectory()
+    } catch {
+      throw new FixtureError(input, '', 'does not exist')
+    }
+    const files = isDir
+      ? readdirSync(path)
+          .filter((name) => name.endsWith('.json'))
+          .sort()
+          .map((name) => join(path, name))
+      : [path]
+    for (const file of files) out.push({ file, data: readJson(file) })
+  })
+  return out
+}
+
+function readJson(file: string): unknown {
+  let raw: string
+  try {
+    raw = readFileSync(file, 'utf8')
+  } catch {
+    throw new FixtureError(file, '', 'cannot be read')
+  }
+  try {
+    return JSON.parse(raw)
+  } catch (error) {
+    throw new FixtureError(file, '', `is not valid JSON (${error instanceof Error ? error.message : String(error)})`)
+  }
+}
+
+/**
+ * Validates every document against the known sections and merges the records of each section.
+ * Unknown top-level keys are refused (a typo in a section name would otherwise be ignored).
+ */
+export function loadSections(
+  documents: ReadonlyArray<{ file: string; data: unknown }>,
+  sections: ReadonlyArray<FixtureSection<unknown>>,
+): Map<string, Sourced<unknown>[]> {
+  const byName = new Map(sections.map((s) => [s.name, s]))
+  const merged = new Map<string, Map<string, Sourced<unknown>>>()
+  for (const section of sections) merged.set(section.name, new Map())
+
+  for (const { file, data } of documents) {
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+      throw new FixtureError(file, '', `must be a JSON object with sections (${[...byName.keys()].join(', ')})`)
+    }
+    for (const [name, value] of Object.entries(data)) {
+      if (name === '$schema' || name === '$comment') continue
+      const section = byName.get(name)
+      if (!section) {
+        throw new FixtureError(file, name, `unknown section; a fixture document has ${[...byName.keys()].join(', ')}`)
+      }
+      const bucket = merged.get(name) ?? new Map<string, Sourced<unknown>>()
+      if (section.key === undefined) {
+        const parsed = section.schema.safeParse(value)
+        if (!parsed.success) throwProblem(file, name, parsed.error)
+        bucket.set('', { value: parsed.success ? parsed.data : value, file, path: name })
+        continue
+      }
+      if (!Array.isArray(value)) throw new FixtureError(file, name, 'must be an array')
+      value.forEach((item: unknown, index: number) => {
+        const path = `${name}[${index}]`
+        const parsed = section.schema.safeParse(item)
+        if (!parsed.success) throwProblem(file, path, parsed.error)
+        const record = parsed.success ? parsed.data : item
+        bucket.set(section.key?.(record) ?? String(index), { value: record, file, path })
+      })
+      merged.set(name, bucket)
+    }
+  }
+  return new Map([...merged].map(([name, bucket]) => [name, [...bucket.values()]]))
+}
+
+function throwProblem(file: string, prefix: string, error: z.ZodError): never {
+  const problem = firstProblem(error)
+  const path = problem.path === '' ? prefix : problem.path.startsWith('[') ? `${prefix}${problem.path}` : `${prefix}.${problem.path}`
+  throw new FixtureError(file, path, problem.rule)
+}
+
+/** The records of one section, typed by the caller's schema. */
+export function recordsOf<T>(loaded: Map<string, Sourced<unknown>[]>, section: FixtureSection<T>): Sourced<T>[] {
+  return (loaded.get(section.name) ?? []) as Sourced<T>[]
+}
+
+/** A permissive JSON value, for attribute values and bodies. */
+export const JsonValue: z.ZodType<unknown> = z.unknown()

@@ -1,0 +1,102 @@
+/**
+ * Path patterns and the route table. A pattern is a path with `:name` segments
+ * (`/hooks/:token`); matching is exact, segment by segment, with percent-decoded parameters.
+ * The node:http server matches with this table; the msw handlers re-use each route's own matcher,
+ * so both transports agree on every parameter.
+ */
+
+export interface CompiledPattern {
+  readonly pattern: string
+  readonly segments: readonly Segment[]
+  /** Returns the decoded parameters when `pathname` matches, else undefined. */
+  match(pathname: string): Record<string, string> | undefined
+}
+
+type Segment = { kind: 'static'; value: string } | { kind: 'param'; name: string }
+
+export function compilePattern(pattern: string): CompiledPattern {
+  if (!pattern.startsWith('/')) throw new Error(`Route pattern must start with "/": ${pattern}`)
+  const segments: Segment[] = pattern
+    .slice(1)
+    .split('/')
+    .map((part) => (part.startsWith(':') ? { kind: 'param', name: part.slice(1) } : { kind: 'static', value: part }))
+  return {
+    pattern,
+    segments,
+    match(pathname) {
+      return matchSegments(segments, splitPath(pathname))
+    },
+  }
+}
+
+export function splitPath(pathname: string): string[] {
+  return pathname.slice(1).split('/')
+}
+
+export function matchSegments(segments: readonly Segment[], parts: readonly string[]): Record<string, string> | undefined {
+  if (parts.length !== segments.length) return undefined
+  const params: Record<string, string> = {}
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i]
+    const part = parts[i]
+    if (segment === undefined || part === undefined) return undefined
+    if (segment.kind === 'static') {
+      if (segment.value !== part) return undefined
+    } else {
+      if (part === '') return undefined
+      params[segment.name] = safeDecode(part)
+    }
+  }
+  return params
+}
+
+function safeDecode(part: string): string {
+  try {
+    return decodeURIComponent(part)
+  } catch {
+    return part
+  }
+}
+
+export interface RouteTableEntry<R> {
+  readonly method: string
+  readonly pattern: CompiledPattern
+  readonly route: R
+}
+
+export type RouteMatch<R> =
+  | { kind: 'match'; route: R; params: Record<string, string> }
+  | { kind: 'method-not-allowed'; allowed: string[] }
+  | { kind: 'not-found' }
+
+/** The server's route table: routes bucketed by segment count, checked in registration order. */
+export class RouteTable<R> {
+  #buckets = new Map<number, RouteTableEntry<R>[]>()
+
+  add(method: string, pattern: CompiledPattern, route: R): void {
+    const size = pattern.segments.length
+    const bucket = this.#buckets.get(size) ?? []
+    bucket.push({ method, pattern, route })
+    this.#buckets.set(size, bucket)
+  }
+
+  match(method: string, pathname: string): RouteMatch<R> {
+    const parts = splitPath(pathname)
+    const bucket = this.#buckets.get(parts.length)
+    if (!bucket) return { kind: 'not-found' }
+    const allowed: string[] = []
+    for (const entry of bucket) {
+      const params = matchSegments(entry.pattern.segments, parts)
+      if (!params) continue
+      if (entry.method === '*' || entry.method === method || (method === 'HEAD' && entry.method === 'GET')) {
+        return { kind: 'match', route: entry.route, params }
+      }
+      allowed.push(entry.method)
+    }
+    return allowed.length > 0 ? { kind: 'method-not-allowed', allowed } : { kind: 'not-found' }
+  }
+
+  entries(): RouteTableEntry<R>[] {
+    return [...this.#buckets.values()].flat()
+  }
+}

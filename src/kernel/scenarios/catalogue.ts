@@ -1,0 +1,169 @@
+/**
+ * The scenario catalogue: the built-in scenario files under `scenarios/` plus the user's own
+ * (`--scenarios DIR`, or objects in-process), each validated with errors that name the file, the
+ * field and the rule. Also fills `{"$param": …}` references with an activation's parameters.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { ScenarioError, UnknownScenarioError } from '../errors.js'
+import { isPlainObject } from '../settings.js'
+import { firstProblem, type ValidationProblem } from '../validation.js'
+import { type ParamSpec, type ParamValue, type ScenarioFile, ScenarioFileSchema } from './schema.js'
+
+export interface ScenarioDefinition extends ScenarioFile {
+  /** The file it came from, or `inline`. */
+  readonly source: string
+}
+
+/** Checks a (partial) settings tree against the domains' settings; returns the first problem. */
+export type SettingsCheck = (settings: Record<string, unknown>) => ValidationProblem | undefined
+
+export class ScenarioCatalogue {
+  #byName = new Map<string, ScenarioDefinition>()
+  readonly #checkSettings: SettingsCheck
+
+  constructor(checkSettings: SettingsCheck) {
+    this.#checkSettings = checkSettings
+  }
+
+  /** Adds every `*.json` file of a folder, in name order. */
+  addDir(dir: string): void {
+    const path = resolve(dir)
+    let names: string[]
+    try {
+      if (!statSync(path).isDirectory()) throw new ScenarioError(path, '', 'is not a folder')
+      names = readdirSync(path)
+    } catch (error) {
+      if (error instanceof ScenarioError) throw error
+      throw new ScenarioError(path, '', 'cannot be read (does the folder exist?)')
+    }
+    for (const name of names.filter((n) => n.endsWith('.json')).sort()) this.addFile(join(path, name))
+  }
+
+  addFile(file: string): ScenarioDefinition {
+    let raw: unknown
+    try {
+      raw = JSON.parse(readFileSync(file, 'utf8'))
+    } catch (error) {
+      const reason = error instanceof SyntaxError ? `is not valid JSON (${error.message})` : 'cannot be read'
+      throw new ScenarioError(file, '', reason)
+    }
+    return this.add(raw, file)
+  }
+
+  /** Adds one scenario given as an object; a later scenario with the same name replaces the earlier. */
+  add(raw: unknown, source = 'inline'): ScenarioDefinition {
+    const parsed = ScenarioFileSchema.safeParse(raw)
+    if (!parsed.success) {
+      const problem = firstProblem(parsed.error)
+      throw new ScenarioError(source, problem.path, problem.rule)
+    }
+    const definition: ScenarioDefinition = { ...parsed.data, source }
+    const params = this.fillDefaults(definition, {}, source)
+    for (const [index, rule] of (definition.rules ?? []).entries()) {
+      checkParamRefs(rule, definition.params ?? {}, source, `rules[${index}]`)
+    }
+    if (definition.settings) {
+      checkParamRefs(definition.settings, definition.params ?? {}, source, 'settings')
+      const filled = fillParams(definition.settings, params)
+      if (isPlainObject(filled)) {
+        const problem = this.#checkSettings(filled)
+        if (problem) throw new ScenarioError(source, joinPath('settings', problem.path), problem.rule)
+      }
+    }
+    this.#byName.set(definition.name, definition)
+    return definition
+  }
+
+  get(name: string): ScenarioDefinition {
+    const found = this.#byName.get(name)
+    if (!found) throw new UnknownScenarioError(name, this.names())
+    return found
+  }
+
+  has(name: string): boolean {
+    return this.#byName.has(name)
+  }
+
+  names(): string[] {
+    return [...this.#byName.keys()].sort()
+  }
+
+  list(): ScenarioDefinition[] {
+    return this.names().map((name) => this.get(name))
+  }
+
+  /** The parameters of an activation: given values checked against the specs, defaults filled in. */
+  fillDefaults(
+    definition: ScenarioDefinition,
+    given: Readonly<Record<string, ParamValue>>,
+    source = definition.name,
+  ): Record<string, ParamValue> {
+    const specs = definition.params ?? {}
+    const out: Record<string, ParamValue> = {}
+    for (const key of Object.keys(given)) {
+      if (!(key in specs)) {
+        const known = Object.keys(specs)
+        throw new ScenarioError(
+          source,
+          `params.${key}`,
+          known.length > 0 ? `unknown parameter; "${definition.name}" takes ${known.join(', ')}` : `"${definition.name}" takes no parameters`,
+        )
+      }
+    }
+    for (const [key, spec] of Object.entries(specs)) {
+      const value = given[key] ?? spec.default
+      if (value === undefined) throw new ScenarioError(source, `params.${key}`, 'is required (it has no default)')
+      out[key] = coerceParam(value, spec, source, key)
+    }
+    return out
+  }
+}
+
+function joinPath(a: string, b: string): string {
+  return b === '' ? a : b.startsWith('[') ? `${a}${b}` : `${a}.${b}`
+}
+
+/** Turns a parameter given as text (flag, header) or JSON into the type its spec asks for. */
+export function coerceParam(value: ParamValue, spec: ParamSpec, source: string, key: string): ParamValue {
+  if (spec.type === 'number') {
+    const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN
+    if (!Number.isFinite(n)) throw new ScenarioError(source, `params.${key}`, `must be a number, got "${String(value)}"`)
+    if (spec.min !== undefined && n < spec.min) throw new ScenarioError(source, `params.${key}`, `must be at least ${spec.min}`)
+    if (spec.max !== undefined && n > spec.max) throw new ScenarioError(source, `params.${key}`, `must be at most ${spec.max}`)
+    return n
+  }
+  if (spec.type === 'boolean') {
+    if (value === true || value === 'true') return true
+    if (value === false || value === 'false') return false
+    throw new ScenarioError(source, `params.${key}`, `must be true or false, got "${String(value)}"`)
+  }
+  return String(value)
+}
+
+/** Replaces every `{"$param": name}` in a JSON value with the parameter's value. */
+export function fillParams(value: unknown, params: Readonly<Record<string, ParamValue>>): unknown {
+  if (Array.isArray(value)) return value.map((item) => fillParams(item, params))
+  if (isPlainObject(value)) {
+    const ref = value.$param
+    if (typeof ref === 'string' && Object.keys(value).length === 1) return params[ref]
+    const out: Record<string, unknown> = {}
+    for (const [key, item] of Object.entries(value)) out[key] = fillParams(item, params)
+    return out
+  }
+  return value
+}
+
+function checkParamRefs(value: unknown, specs: Record<string, ParamSpec>, source: string, path: string): void {
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => checkParamRefs(item, specs, source, `${path}[${i}]`))
+    return
+  }
+  if (!isPlainObject(value)) return
+  const ref = value.$param
+  if (typeof ref === 'string' && Object.keys(value).length === 1) {
+    if (!(ref in specs)) throw new ScenarioError(source, path, `refers to parameter "${ref}", which "params" does not declare`)
+    return
+  }
+  for (const [key, item] of Object.entries(value)) checkParamRefs(item, specs, source, `${path}.${key}`)
+}

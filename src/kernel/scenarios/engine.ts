@@ -1,0 +1,344 @@
+/**
+ * The scenario engine: which scenarios are on, and what they do to one request.
+ *
+ * A scenario is switched on at one of three levels: for the run (flag, environment, control
+ * plane, `emu.scenarios.use()`), for one test (`use()` inside `emu.scenarios.boundary(fn)`, kept in
+ * an async context so concurrent tests never see each other's), or for one request (header
+ * `x-svc-mock-scenario`). Precedence rises run < test < request, and within a level the later
+ * activation wins: its settings are applied last, and its terminal rule (fault, error, respond)
+ * is the one that answers. The delays of every matching rule add up.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { ScenarioError } from '../errors.js'
+import { routeMatches } from '../journal.js'
+import { mergeSettings, isPlainObject, type SettingsTree } from '../settings.js'
+import { type ScenarioCatalogue, type ScenarioDefinition, fillParams } from './catalogue.js'
+import type { Fault, ParamValue, ScenarioRule } from './schema.js'
+
+export type ScenarioLevel = 'run' | 'test' | 'request'
+
+export interface ScenarioActivation {
+  /** On for the next N requests it touches, then off. Default: until switched off. */
+  times?: number
+  /** Parameters declared by the scenario (`ms` for `latency`). */
+  params?: Record<string, ParamValue>
+  /** Only requests to this webhook (its id). */
+  webhook?: string
+  /** Only requests made by this OAuth client (its client id). */
+  client?: string
+  /** Only requests to this route (id or `prefix.*`). */
+  route?: string
+}
+
+export interface ActiveScenario {
+  readonly id: number
+  readonly name: string
+  readonly level: ScenarioLevel
+  readonly params: Readonly<Record<string, ParamValue>>
+  readonly target: Readonly<Pick<ScenarioActivation, 'webhook' | 'client' | 'route'>>
+  readonly rules: readonly ResolvedRule[]
+  readonly settings: SettingsTree | undefined
+  readonly routes: readonly string[]
+  /** Requests left before it switches itself off; Infinity for no limit. */
+  remaining: number
+}
+
+export interface ResolvedRule {
+  readonly routes: readonly string[]
+  readonly method: string | undefined
+  readonly delay: number
+  readonly fault: Fault | undefined
+  readonly error: string | undefined
+  readonly message: string | undefined
+  readonly respond: ScenarioRule['respond']
+}
+
+export type ScenarioOutcome =
+  | { kind: 'fault'; fault: Fault; scenario: string }
+  | { kind: 'error'; code: string; message: string | undefined; scenario: string }
+  | { kind: 'respond'; status: number; headers: Record<string, string>; body: unknown; scenario: string }
+
+export interface ScenarioDecision {
+  /** Scenarios that touch this request, in precedence order (lowest first). */
+  readonly scenarios: readonly string[]
+  readonly settings: SettingsTree
+  readonly delayMs: number
+  readonly outcome: ScenarioOutcome | undefined
+}
+
+export interface RequestTargets {
+  webhook?: string | undefined
+  client?: string | undefined
+}
+
+export interface ScenarioListing {
+  name: string
+  description: string
+  summary: string | undefined
+  params: Record<string, { type: string; default?: ParamValue; description?: string }>
+  active: boolean
+  /** Present when active: the activation's parameters, target and requests left. */
+  activation?: { params: Record<string, ParamValue>; target: ActiveScenario['target']; remaining: number | null; level: ScenarioLevel }
+  source: string
+}
+
+interface BoundaryStore {
+  active: ActiveScenario[]
+  hidden: Set<string>
+}
+
+export type ScenarioChangeListener = (event: { name: string; on: boolean; level: ScenarioLevel }) => void
+
+export class ScenarioEngine {
+  readonly catalogue: ScenarioCatalogue
+  #run: ActiveScenario[] = []
+  #nextId = 1
+  #als = new AsyncLocalStorage<BoundaryStore>()
+  #listeners = new Set<ScenarioChangeListener>()
+  #base: () => SettingsTree
+  #settingsCache = new Map<string, SettingsTree>()
+  #cacheBase: SettingsTree | undefined
+
+  constructor(catalogue: ScenarioCatalogue, baseSettings: () => SettingsTree) {
+    this.catalogue = catalogue
+    this.#base = baseSettings
+  }
+
+  /**
+   * Switches a scenario on: inside a `boundary()` for that boundary only, otherwise for the run.
+   * Switching on a scenario that is already on replaces its activation.
+   */
+  use(name: string, activation: ScenarioActivation = {}): ActiveScenario {
+    const store = this.#als.getStore()
+    const level: ScenarioLevel = store ? 'test' : 'run'
+    const active = this.activate(name, activation, level)
+    if (store) {
+      store.active = store.active.filter((s) => s.name !== name)
+      store.active.push(active)
+      store.hidden.delete(name)
+    } else {
+      this.#run = this.#run.filter((s) => s.name !== name)
+      this.#run.push(active)
+      this.#emit({ name, on: true, level })
+    }
+    return active
+  }
+
+  /** Switches a scenario off (inside a boundary: hides it there, even if the run has it on). */
+  off(name: string): boolean {
+    this.catalogue.get(name)
+    const store = this.#als.getStore()
+    if (store) {
+      const had = store.active.some((s) => s.name === name) || this.#run.some((s) => s.name === name)
+      store.active = store.active.filter((s) => s.name !== name)
+      store.hidden.add(name)
+      return had
+    }
+    const before = this.#run.length
+    this.#run = this.#run.filter((s) => s.name !== name)
+    const changed = this.#run.length !== before
+    if (changed) this.#emit({ name, on: false, level: 'run' })
+    return changed
+  }
+
+  /** Switches every run-level scenario off (a boundary's own are dropped with the boundary). */
+  reset(): void {
+    const names = this.#run.map((s) => s.name)
+    this.#run = []
+    for (const name of names) this.#emit({ name, on: false, level: 'run' })
+  }
+
+  /**
+   * Wraps a function so that scenarios switched on inside it (with `use()`) apply only to the
+   * requests it makes, however many tests run at the same time. Like msw's `server.boundary()`.
+   */
+  boundary<Args extends unknown[], R>(fn: (...args: Args) => R): (...args: Args) => R {
+    return (...args: Args): R => {
+      const parent = this.#als.getStore()
+      const store: BoundaryStore = {
+        active: parent ? [...parent.active] : [],
+        hidden: new Set(parent?.hidden ?? []),
+      }
+      return this.#als.run(store, () => fn(...args))
+    }
+  }
+
+  /** The scenarios on where this is called from (run-level, plus the boundary's own inside one). */
+  active(): ActiveScenario[] {
+    const store = this.#als.getStore()
+    if (!store) return [...this.#run]
+    return [...this.#run.filter((s) => !store.hidden.has(s.name)), ...store.active]
+  }
+
+  list(): ScenarioListing[] {
+    const active = new Map(this.active().map((s) => [s.name, s]))
+    return this.catalogue.list().map((definition) => {
+      const on = active.get(definition.name)
+      const params: ScenarioListing['params'] = {}
+      for (const [key, spec] of Object.entries(definition.params ?? {})) {
+        params[key] = {
+          type: spec.type,
+          ...(spec.default === undefined ? {} : { default: spec.default }),
+          ...(spec.description === undefined ? {} : { description: spec.description }),
+        }
+      }
+      return {
+        name: definition.name,
+        description: definition.description,
+        summary: definition.summary,
+        params,
+        active: on !== undefined,
+        ...(on
+          ? {
+              activation: {
+                params: { ...on.params },
+                target: on.target,
+                remaining: Number.isFinite(on.remaining) ? on.remaining : null,
+                level: on.level,
+              },
+            }
+          : {}),
+        source: definition.source,
+      }
+    })
+  }
+
+  onChange(listener: ScenarioChangeListener): () => void {
+    this.#listeners.add(listener)
+    return () => this.#listeners.delete(listener)
+  }
+
+  /** Builds an activation without switching it on (used for per-request scenarios). */
+  activate(name: string, activation: ScenarioActivation, level: ScenarioLevel): ActiveScenario {
+    const definition = this.catalogue.get(name)
+    const params = this.catalogue.fillDefaults(definition, activation.params ?? {})
+    const times = activation.times
+    if (times !== undefined && (!Number.isInteger(times) || times < 1)) {
+      throw new ScenarioError(name, 'times', `must be a whole number of requests >= 1, got ${String(times)}`)
+    }
+    const settings = definition.settings ? fillParams(definition.settings, params) : undefined
+    const rules = (definition.rules ?? []).map((rule) => resolveRule(rule, params))
+    return {
+      id: this.#nextId++,
+      name,
+      level,
+      params,
+      target: {
+        ...(activation.webhook === undefined ? {} : { webhook: activation.webhook }),
+        ...(activation.client === undefined ? {} : { client: activation.client }),
+        ...(activation.route === undefined ? {} : { route: activation.route }),
+      },
+      rules,
+      settings: isPlainObject(settings) ? settings : undefined,
+      routes: routesOf(definition, rules),
+      remaining: times ?? Number.POSITIVE_INFINITY,
+    }
+  }
+
+  /**
+   * What the active scenarios do to one request. Counts the request against each scenario's
+   * `times` (a scenario with none left switches itself off).
+   */
+  decide(routeId: string, method: string, targets: RequestTargets, perRequest: readonly ActiveScenario[]): ScenarioDecision {
+    const base = this.#base()
+    const candidates = perRequest.length === 0 ? this.active() : [...this.active(), ...perRequest]
+    if (candidates.length === 0) return { scenarios: [], settings: base, delayMs: 0, outcome: undefined }
+
+    const touching = candidates.filter((s) => touches(s, routeId, targets))
+    if (touching.length === 0) return { scenarios: [], settings: base, delayMs: 0, outcome: undefined }
+
+    let delayMs = 0
+    let outcome: ScenarioOutcome | undefined
+    for (let i = touching.length - 1; i >= 0; i--) {
+      const scenario = touching[i]
+      if (!scenario) continue
+      for (const rule of scenario.rules) {
+        if (!rule.routes.some((r) => routeMatches(r, routeId))) continue
+        if (rule.method !== undefined && rule.method.toUpperCase() !== method) continue
+        delayMs += rule.delay
+        if (outcome) continue
+        if (rule.fault) outcome = { kind: 'fault', fault: rule.fault, scenario: scenario.name }
+        else if (rule.error) outcome = { kind: 'error', code: rule.error, message: rule.message, scenario: scenario.name }
+        else if (rule.respond) {
+          outcome = {
+            kind: 'respond',
+            status: rule.respond.status,
+            headers: rule.respond.headers ?? {},
+            body: rule.respond.body,
+            scenario: scenario.name,
+          }
+        }
+      }
+    }
+    for (const scenario of touching) this.#consume(scenario)
+    return {
+      scenarios: touching.map((s) => s.name),
+      settings: this.#settingsFor(base, touching),
+      delayMs,
+      outcome,
+    }
+  }
+
+  #consume(scenario: ActiveScenario): void {
+    if (!Number.isFinite(scenario.remaining)) return
+    scenario.remaining--
+    if (scenario.remaining > 0) return
+    if (scenario.level === 'run') {
+      const before = this.#run.length
+      this.#run = this.#run.filter((s) => s.id !== scenario.id)
+      if (this.#run.length !== before) this.#emit({ name: scenario.name, on: false, level: 'run' })
+    } else if (scenario.level === 'test') {
+      const store = this.#als.getStore()
+      if (store) store.active = store.active.filter((s) => s.id !== scenario.id)
+    }
+  }
+
+  #settingsFor(base: SettingsTree, touching: readonly ActiveScenario[]): SettingsTree {
+    const withSettings = touching.filter((s) => s.settings !== undefined)
+    if (withSettings.length === 0) return base
+    if (this.#cacheBase !== base) {
+      this.#settingsCache.clear()
+      this.#cacheBase = base
+    }
+    const key = withSettings.map((s) => s.id).join(',')
+    let merged = this.#settingsCache.get(key)
+    if (!merged) {
+      merged = mergeSettings(base, ...withSettings.map((s) => s.settings ?? {}))
+      if (this.#settingsCache.size > 256) this.#settingsCache.clear()
+      this.#settingsCache.set(key, merged)
+    }
+    return merged
+  }
+
+  #emit(event: { name: string; on: boolean; level: ScenarioLevel }): void {
+    for (const listener of this.#listeners) listener(event)
+  }
+}
+
+function resolveRule(rule: ScenarioRule, params: Readonly<Record<string, ParamValue>>): ResolvedRule {
+  const delay = rule.delay === undefined ? 0 : typeof rule.delay === 'number' ? rule.delay : Number(params[rule.delay.$param] ?? 0)
+  return {
+    routes: typeof rule.route === 'string' ? [rule.route] : rule.route,
+    method: rule.method,
+    delay: Number.isFinite(delay) && delay > 0 ? delay : 0,
+    fault: rule.fault,
+    error: rule.error,
+    message: rule.message,
+    respond: rule.respond ? (fillParams(rule.respond, params) as ScenarioRule['respond']) : undefined,
+  }
+}
+
+function routesOf(definition: ScenarioDefinition, rules: readonly ResolvedRule[]): string[] {
+  if (definition.routes !== undefined) return typeof definition.routes === 'string' ? [definition.routes] : definition.routes
+  if (rules.length === 0) return ['*']
+  return [...new Set(rules.flatMap((r) => r.routes))]
+}
+
+function touches(scenario: ActiveScenario, routeId: string, targets: RequestTargets): boolean {
+  if (!scenario.routes.some((r) => routeMatches(r, routeId))) return false
+  const { webhook, client, route } = scenario.target
+  if (route !== undefined && !routeMatches(route, routeId)) return false
+  if (webhook !== undefined && targets.webhook !== webhook) return false
+  if (client !== undefined && targets.client !== client) return false
+  return true
+}

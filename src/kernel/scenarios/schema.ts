@@ -1,0 +1,85 @@
+/**
+ * The scenario file format. A scenario is data: a name, a description for QA, optional
+ * parameters, settings it changes (preferred: the real domain logic then produces the behaviour)
+ * and rules for the requests it touches (a delay, a network fault, a domain error, a canned answer).
+ * Values anywhere in `settings` and the numeric rule fields may be `{"$param": "name"}`.
+ */
+import { z } from 'zod'
+import { SCENARIO_NAME } from './syntax.js'
+
+export const ParamRef = z.strictObject({ $param: z.string().min(1) })
+export type ParamRef = z.infer<typeof ParamRef>
+
+const NumberOrParam = z.union([z.number().nonnegative(), ParamRef])
+
+export const ParamValue = z.union([z.number(), z.string(), z.boolean()])
+export type ParamValue = z.infer<typeof ParamValue>
+
+export const ParamSpec = z.strictObject({
+  type: z.enum(['number', 'string', 'boolean']),
+  default: ParamValue.optional(),
+  description: z.string().optional(),
+  min: z.number().optional(),
+  max: z.number().optional(),
+})
+export type ParamSpec = z.infer<typeof ParamSpec>
+
+export const FAULTS = ['network-error', 'empty-reply', 'cut-body'] as const
+export type Fault = (typeof FAULTS)[number]
+
+export const RouteSelector = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)])
+
+export const ScenarioRule = z
+  .strictObject({
+    /** Route id, prefix (`webhooks.*`), `*`, or a list of them. Control routes never match. */
+    route: RouteSelector.default('*'),
+    /** Only requests with this method. */
+    method: z.string().optional(),
+    /** Wait this long on the emulator clock before answering (delays of all matching rules add up). */
+    delay: NumberOrParam.optional(),
+    /** Answer with a transport failure instead of a response. */
+    fault: z.enum(FAULTS).optional(),
+    /** Answer with the route's own domain error of this name (`not-found`, `server-error`, …). */
+    error: z.string().min(1).optional(),
+    /** Text for the domain error, where its wire format has one. */
+    message: z.string().optional(),
+    /** Answer with exactly this. */
+    respond: z
+      .strictObject({
+        status: z.number().int().min(100).max(599),
+        headers: z.record(z.string(), z.string()).optional(),
+        body: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional(),
+      })
+      .optional(),
+  })
+  .refine((rule) => [rule.fault, rule.error, rule.respond].filter((x) => x !== undefined).length <= 1, {
+    message: 'a rule has at most one of "fault", "error" and "respond"',
+  })
+export type ScenarioRule = z.infer<typeof ScenarioRule>
+
+export { SCENARIO_NAME }
+
+export const ScenarioFileSchema: z.ZodType<ScenarioFile> = z.strictObject({
+  $schema: z.string().optional(),
+  name: z.string().regex(SCENARIO_NAME, 'must be lower-case letters, digits and dashes'),
+  description: z.string().min(1),
+  /** What the caller sees, one line, for the catalogue. */
+  summary: z.string().optional(),
+  params: z.record(z.string().regex(/^[a-zA-Z][a-zA-Z0-9]*$/), ParamSpec).optional(),
+  /** Routes the scenario touches: `times` counts these requests and `settings` apply to them. */
+  routes: RouteSelector.optional(),
+  /** A partial settings tree; checked against the domains' settings after `$param`s are filled. */
+  settings: z.record(z.string(), z.unknown()).optional(),
+  rules: z.array(ScenarioRule).optional(),
+}) as unknown as z.ZodType<ScenarioFile>
+
+export interface ScenarioFile {
+  $schema?: string
+  name: string
+  description: string
+  summary?: string
+  params?: Record<string, ParamSpec>
+  routes?: string | string[]
+  settings?: Record<string, unknown>
+  rules?: ScenarioRule[]
+}

@@ -1,0 +1,72 @@
+/**
+ * The text form of scenario activations, shared by `--scenario`, `SVC_MOCK_SCENARIOS` and the
+ * `x-svc-mock-scenario` header:
+ *
+ *   name[:key=value[,key=value]…][,name…]
+ *
+ * e.g. `latency:ms=2000`, `flaky:rate=0.5,seed=7,times=3`, `webhook-queue-full:webhook=orders,latency`.
+ * `times`, `webhook`, `client` and `route` set the activation; every other key is a parameter.
+ * A comma-separated item without `=` starts the next scenario.
+ */
+import { ScenarioError } from '../errors.js'
+import type { ScenarioActivation } from './engine.js'
+
+/** Scenario names: lower-case letters, digits and dashes. */
+export const SCENARIO_NAME = /^[a-z0-9][a-z0-9-]*$/
+
+export interface ParsedActivation {
+  name: string
+  activation: ScenarioActivation
+}
+
+const TARGET_KEYS = new Set(['webhook', 'client', 'route'])
+
+export function parseActivations(text: string, source: string): ParsedActivation[] {
+  const out: ParsedActivation[] = []
+  for (const raw of text.split(',')) {
+    const item = raw.trim()
+    if (item === '') continue
+    const colon = item.indexOf(':')
+    const eq = item.indexOf('=')
+    if (eq === -1 || (colon !== -1 && colon < eq)) {
+      const name = colon === -1 ? item : item.slice(0, colon)
+      if (!SCENARIO_NAME.test(name)) throw new ScenarioError(source, '', `"${name}" is not a scenario name`)
+      out.push({ name, activation: {} })
+      if (colon !== -1) addSetting(out, item.slice(colon + 1), source)
+    } else {
+      addSetting(out, item, source)
+    }
+  }
+  return out
+}
+
+function addSetting(out: ParsedActivation[], pair: string, source: string): void {
+  const current = out[out.length - 1]
+  if (!current) throw new ScenarioError(source, '', `"${pair}" comes before any scenario name`)
+  const eq = pair.indexOf('=')
+  if (eq <= 0) throw new ScenarioError(source, current.name, `"${pair}" is not key=value`)
+  const key = pair.slice(0, eq).trim()
+  const value = pair.slice(eq + 1).trim()
+  if (key === 'times') {
+    const times = Number(value)
+    if (!Number.isInteger(times) || times < 1) {
+      throw new ScenarioError(source, `${current.name}.times`, `must be a whole number >= 1, got "${value}"`)
+    }
+    current.activation.times = times
+  } else if (TARGET_KEYS.has(key)) {
+    current.activation[key as 'webhook' | 'client' | 'route'] = value
+  } else {
+    current.activation.params = { ...current.activation.params, [key]: value }
+  }
+}
+
+export function formatActivation(name: string, activation: ScenarioActivation): string {
+  const parts: string[] = []
+  for (const [key, value] of Object.entries(activation.params ?? {})) parts.push(`${key}=${String(value)}`)
+  if (activation.times !== undefined) parts.push(`times=${activation.times}`)
+  for (const key of TARGET_KEYS) {
+    const value = activation[key as 'webhook' | 'client' | 'route']
+    if (value !== undefined) parts.push(`${key}=${value}`)
+  }
+  return parts.length === 0 ? name : `${name}:${parts.join(',')}`
+}

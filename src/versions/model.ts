@@ -1,0 +1,124 @@
+/**
+ * The process-management store's data: storages (a collection and a tenant) with facets and
+ * views, and elements with their versions. Fixtures write elements as the platform shows them;
+ * attribute values are keyed by name, then by an integer language key (1031 German, 1033 English,
+ * 127 for values that are not language-specific).
+ */
+import { z } from 'zod'
+
+export const LANGUAGE = { german: '1031', english: '1033', neutral: '127' } as const
+
+export const ELEMENT_STATES = ['expired', 'released', 'inProcess'] as const
+
+const LanguageKey = z.string().regex(/^\d+$/, 'language keys are integers (1031, 1033, 127)')
+
+export const LocalizedValues = z.record(LanguageKey, z.unknown())
+export const Attributes = z.record(z.string().min(1), LocalizedValues)
+export const DisplayNames = z.record(LanguageKey, z.string())
+
+/** A reference to another element, as `related`, `children`, `content` and `rootPath` items. */
+export const ElementRef = z.strictObject({
+  facetName: z.string().min(1),
+  id: z.guid('must be a GUID'),
+  versionId: z.guid('must be a GUID').optional(),
+  creationId: z.guid('must be a GUID').optional(),
+  type: z.string().min(1),
+  state: z.string().min(1).optional(),
+  stereotype: z.string().min(1).optional(),
+})
+export type ElementRef = z.infer<typeof ElementRef>
+
+export const VersionFixture = z.strictObject({
+  /** Generated from the seed when absent. */
+  versionId: z.guid('must be a GUID').optional(),
+  state: z.string().min(1),
+  displayNames: DisplayNames.optional(),
+  attributes: Attributes.default({}),
+  /** Relations by name. Without `releaseHistory`, it lists the element's expired and released versions. */
+  related: z.record(z.string().min(1), z.array(ElementRef)).default({}),
+  children: z.array(ElementRef).optional(),
+  content: z.array(ElementRef).optional(),
+  rootPath: z.array(ElementRef).optional(),
+  setReadOnly: z.boolean().nullable().optional(),
+})
+export type VersionFixture = z.infer<typeof VersionFixture>
+
+export const STORAGE_REF = /^[^/\s]+\/[^/\s]+$/
+
+export const ElementFixture = z.strictObject({
+  /** `collectionId/storageId`. */
+  storage: z.string().regex(STORAGE_REF, 'must be "collectionId/storageId"'),
+  facet: z.string().min(1),
+  id: z.guid('must be a GUID'),
+  type: z.string().min(1),
+  stereotype: z.string().min(1).optional(),
+  /**
+   * Whether versions without an explicit `related.releaseHistory` list the element's expired and
+   * released versions there. Default: yes, except for elements of the `users` facet.
+   */
+  releaseHistory: z.boolean().optional(),
+  /** Oldest first. */
+  versions: z.array(VersionFixture).min(1, 'an element has at least one version'),
+})
+export type ElementFixture = z.infer<typeof ElementFixture>
+
+export const Facet = z.strictObject({
+  name: z.string().min(1),
+  views: z.array(z.string().min(1)).min(1, 'a facet has at least one view'),
+})
+
+export const StorageFixture = z.strictObject({
+  collectionId: z.string().regex(/^[^/\s]+$/, 'must not contain "/" or spaces'),
+  storageId: z.string().regex(/^[^/\s]+$/, 'must not contain "/" or spaces'),
+  facets: z.array(Facet).min(1),
+})
+export type StorageFixture = z.infer<typeof StorageFixture>
+
+export const GenerateFixture = z.strictObject({
+  /** How many extra elements to generate from the seed number. */
+  elements: z.number().int().min(0).max(200_000).default(0),
+  /** Where they go (`collectionId/storageId`); default: the first storage. */
+  storage: z.string().regex(STORAGE_REF).optional(),
+  /** Their facet; default `processes`. */
+  facet: z.string().min(1).default('processes'),
+})
+export type GenerateFixture = z.infer<typeof GenerateFixture>
+
+/** One version of one element, as the store keeps it. */
+export const VersionRecord = z.object({
+  collectionId: z.string(),
+  storageId: z.string(),
+  facet: z.string(),
+  elementId: z.string(),
+  versionId: z.string(),
+  /** Position among the element's versions: oldest first. */
+  seq: z.number(),
+  type: z.string(),
+  stereotype: z.string().optional(),
+  state: z.string(),
+  displayNames: DisplayNames.optional(),
+  attributes: Attributes,
+  related: z.record(z.string(), z.array(ElementRef)),
+  children: z.array(ElementRef).optional(),
+  content: z.array(ElementRef).optional(),
+  rootPath: z.array(ElementRef).optional(),
+  setReadOnly: z.boolean().nullable().optional(),
+  /** True when `releaseHistory` is derived from the element's versions rather than given. */
+  derivedReleaseHistory: z.boolean(),
+})
+export type VersionRecord = z.infer<typeof VersionRecord>
+
+export const StorageRecord = z.object({
+  collectionId: z.string(),
+  storageId: z.string(),
+  facets: z.array(z.object({ name: z.string(), views: z.array(z.string()) })),
+})
+export type StorageRecord = z.infer<typeof StorageRecord>
+
+export function storageKey(collectionId: string, storageId: string): string {
+  return `${collectionId}/${storageId}`
+}
+
+export function elementKey(collectionId: string, storageId: string, facet: string, elementId: string): string {
+  return `${collectionId}/${storageId}/${facet}/${elementId.toLowerCase()}`
+}

@@ -1,0 +1,187 @@
+/**
+ * The element store: storages and element versions in @msw/data collections, with Map indexes for
+ * every lookup a request makes (storage, element by id or by any of its version ids), so a lookup
+ * stays flat however many elements the store holds.
+ */
+import { ControlError } from '../kernel/errors.js'
+import { IndexedCollection } from '../kernel/store.js'
+import {
+  type ElementFixture,
+  type StorageFixture,
+  StorageRecord,
+  type VersionRecord,
+  VersionRecord as VersionRecordSchema,
+  elementKey,
+  storageKey,
+} from './model.js'
+
+export interface ElementSummary {
+  storage: string
+  facet: string
+  id: string
+  type: string
+  stereotype?: string
+  versions: Array<{ versionId: string; state: string }>
+}
+
+export class ElementStore {
+  readonly storages = new IndexedCollection(StorageRecord, (s) => storageKey(s.collectionId, s.storageId))
+  readonly versions = new IndexedCollection(VersionRecordSchema, (v) => `${storageKey(v.collectionId, v.storageId)}/${v.versionId}`)
+  /** element key -> its versions, oldest first */
+  #byElement = new Map<string, VersionRecord[]>()
+  /** `collection/storage/facet/versionId` -> element key */
+  #byVersion = new Map<string, string>()
+  /** `collection/storage/id` (element id or version id, any facet) -> element key */
+  #anyFacet = new Map<string, string>()
+  #revision = 0
+  #dirty = false
+
+  /** Increases on every change; renderers cache by it. */
+  get revision(): number {
+    return this.#revision
+  }
+
+  async seed(storages: readonly StorageFixture[], versions: readonly VersionRecord[]): Promise<void> {
+    await this.storages.seed(storages)
+    await this.versions.seed(versions)
+    this.#reindex()
+    this.#dirty = false
+  }
+
+  /** Back to the seeded storages and elements; nothing to do when nothing changed. */
+  async reset(): Promise<void> {
+    if (!this.#dirty) return
+    await this.storages.reset()
+    await this.versions.reset()
+    this.#reindex()
+    this.#dirty = false
+  }
+
+  #reindex(): void {
+    this.#byElement.clear()
+    this.#byVersion.clear()
+    this.#anyFacet.clear()
+    for (const record of this.versions.all()) this.#index(record)
+    for (const list of this.#byElement.values()) list.sort((a, b) => a.seq - b.seq)
+    this.#revision++
+  }
+
+  #changed(): void {
+    this.#revision++
+    this.#dirty = true
+  }
+
+  #index(record: VersionRecord): void {
+    const key = elementKey(record.collectionId, record.storageId, record.facet, record.elementId)
+    const list = this.#byElement.get(key)
+    if (list) list.push(record)
+    else this.#byElement.set(key, [record])
+    const storage = storageKey(record.collectionId, record.storageId)
+    this.#byVersion.set(`${storage}/${record.facet}/${record.versionId.toLowerCase()}`, key)
+    this.#anyFacet.set(`${storage}/${record.elementId.toLowerCase()}`, key)
+    this.#anyFacet.set(`${storage}/${record.versionId.toLowerCase()}`, key)
+  }
+
+  storage(collectionId: string, storageId: string): StorageRecord | undefined {
+    return this.storages.get(storageKey(collectionId, storageId))
+  }
+
+  /** Versions of the element named by its id or by any of its version ids, oldest first. */
+  elementVersions(collectionId: string, storageId: string, facet: string, id: string): readonly VersionRecord[] | undefined {
+    const direct = this.#byElement.get(elementKey(collectionId, storageId, facet, id))
+    if (direct) return direct
+    const viaVersion = this.#byVersion.get(`${storageKey(collectionId, storageId)}/${facet}/${id.toLowerCase()}`)
+    return viaVersion === undefined ? undefined : this.#byElement.get(viaVersion)
+  }
+
+  /** The record for an element id or version id in any facet of a storage (for `$expandRelated`). */
+  find(collectionId: string, storageId: string, id: string, versionId?: string): VersionRecord | undefined {
+    const storage = storageKey(collectionId, storageId)
+    const key = this.#anyFacet.get(`${storage}/${(versionId ?? id).toLowerCase()}`)
+    if (key === undefined) return undefined
+    const list = this.#byElement.get(key) ?? []
+    if (versionId !== undefined) return list.find((v) => v.versionId.toLowerCase() === versionId.toLowerCase())
+    return list[list.length - 1]
+  }
+
+  elementCount(): number {
+    return this.#byElement.size
+  }
+
+  summaries(filter: { storage?: string; facet?: string } = {}): ElementSummary[] {
+    const out: ElementSummary[] = []
+    for (const list of this.#byElement.values()) {
+      const first = list[0]
+      if (!first) continue
+      const storage = storageKey(first.collectionId, first.storageId)
+      if (filter.storage !== undefined && filter.storage !== storage) continue
+      if (filter.facet !== undefined && filter.facet !== first.facet) continue
+      out.push(summarize(list))
+    }
+    return out
+  }
+
+  summary(collectionId: string, storageId: string, facet: string, id: string): ElementSummary | undefined {
+    const list = this.#byElement.get(elementKey(collectionId, storageId, facet, id))
+    return list ? summarize(list) : undefined
+  }
+
+  async addStorage(storage: StorageFixture): Promise<StorageRecord> {
+    const record = await this.storages.insert(storage)
+    this.#changed()
+    return record
+  }
+
+  /** Adds a whole element; refuses one that exists already. */
+  async addElement(element: ElementFixture, records: readonly VersionRecord[]): Promise<void> {
+    const [collectionId = '', storageId = ''] = element.storage.split('/')
+    if (this.#byElement.has(elementKey(collectionId, storageId, element.facet, element.id))) {
+      throw new ControlError(409, `Element ${element.id} exists already in ${element.storage}, facet ${element.facet}; add versions to it instead.`, 'id', 'ERR_CONFLICT')
+    }
+    for (const record of records) {
+      await this.versions.insert(record)
+      this.#index(record)
+    }
+    this.#changed()
+  }
+
+  /** Appends a version (the newest) to an element. */
+  async addVersion(record: VersionRecord): Promise<void> {
+    await this.versions.insert(record)
+    this.#index(record)
+    this.#changed()
+  }
+
+  removeElement(collectionId: string, storageId: string, facet: string, id: string): boolean {
+    const key = elementKey(collectionId, storageId, facet, id)
+    const list = this.#byElement.get(key)
+    if (!list) return false
+    for (const record of list) this.versions.delete(`${storageKey(record.collectionId, record.storageId)}/${record.versionId}`)
+    this.#reindex()
+    this.#changed()
+    return true
+  }
+
+  removeVersion(collectionId: string, storageId: string, facet: string, id: string, versionId: string): 'removed' | 'no-element' | 'no-version' {
+    const list = this.#byElement.get(elementKey(collectionId, storageId, facet, id))
+    if (!list) return 'no-element'
+    const record = list.find((v) => v.versionId.toLowerCase() === versionId.toLowerCase())
+    if (!record) return 'no-version'
+    this.versions.delete(`${storageKey(collectionId, storageId)}/${record.versionId}`)
+    this.#reindex()
+    this.#changed()
+    return 'removed'
+  }
+}
+
+function summarize(list: readonly VersionRecord[]): ElementSummary {
+  const first = list[0] as VersionRecord
+  return {
+    storage: storageKey(first.collectionId, first.storageId),
+    facet: first.facet,
+    id: first.elementId,
+    type: first.type,
+    ...(first.stereotype === undefined ? {} : { stereotype: first.stereotype }),
+    versions: list.map((v) => ({ versionId: v.versionId, state: v.state })),
+  }
+}
