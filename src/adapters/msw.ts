@@ -20,10 +20,11 @@ const METHODS = {
   '*': http.all,
 } as const
 
-/** Turns a dispatcher answer into what msw hands to the caller. */
-export function toMswResponse(response: Response): Response {
+/** Turns a dispatcher answer into what msw hands to the caller (HEAD answers carry no body). */
+export function toMswResponse(response: Response, method: string): Response {
   const fault = faultOf(response)
   if (fault === 'network-error' || fault === 'empty-reply') return HttpResponse.error()
+  if (method === 'HEAD') return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers })
   return materialize(response)
 }
 
@@ -37,12 +38,12 @@ export function mswHandlers(emu: EmulatorCore): RequestHandler[] {
         const url = new URL(request.url)
         const params = pattern.match(url.pathname)
         if (!params) return undefined
-        return toMswResponse(await emu.dispatcher.dispatch(route, params, request, url, 'in-process'))
+        return toMswResponse(await emu.dispatcher.dispatch(route, params, request, url, 'in-process'), request.method)
       }),
     )
   }
   for (const origin of new Set(Object.values(emu.urls))) {
-    handlers.push(http.all(`${origin}/*`, async ({ request }) => toMswResponse(await emu.handleWith(request, 'in-process'))))
+    handlers.push(http.all(`${origin}/*`, async ({ request }) => toMswResponse(await emu.handleWith(request, 'in-process'), request.method)))
   }
   return handlers
 }

@@ -1,0 +1,105 @@
+/**
+ * The contract harness: one set of behaviour tests, run against both transports — in-process
+ * (msw `setupServer` with the emulator's handlers, no socket) and the real node:http server on
+ * a free port — so the two can never drift apart.
+ */
+import { setupServer } from 'msw/node'
+import { afterAll, beforeAll, beforeEach, describe } from 'vitest'
+import { startServer, type RunningServer } from '../../src/adapters/server.js'
+import type { Emulator, EmulatorOptions } from '../../src/emulator.js'
+import { createEmulator } from '../../src/index.js'
+
+export type TransportKind = 'in-process' | 'server'
+
+export interface Harness {
+  readonly kind: TransportKind
+  readonly emu: Emulator
+  /** The origin requests go to (`https://acme.svc-mock.test` in-process, `http://127.0.0.1:PORT` over a socket). */
+  readonly origin: string
+  /** fetch relative to the origin (or an absolute URL). */
+  fetch(path: string, init?: RequestInit): Promise<Response>
+  /** JSON body of a control-plane call. */
+  control<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>
+}
+
+class LiveHarness implements Harness {
+  readonly kind: TransportKind
+  readonly #options: EmulatorOptions
+  #emu: Emulator | undefined
+  #origin: string | undefined
+  #stop: (() => Promise<void>) | undefined
+
+  constructor(kind: TransportKind, options: EmulatorOptions) {
+    this.kind = kind
+    this.#options = options
+  }
+
+  get emu(): Emulator {
+    if (!this.#emu) throw new Error('harness not started')
+    return this.#emu
+  }
+
+  get origin(): string {
+    if (!this.#origin) throw new Error('harness not started')
+    return this.#origin
+  }
+
+  async start(): Promise<void> {
+    if (this.kind === 'in-process') {
+      const emu = await createEmulator(this.#options)
+      const server = setupServer(...emu.handlers)
+      server.listen({ onUnhandledRequest: 'error' })
+      this.#emu = emu
+      this.#origin = emu.urls.base
+      this.#stop = async () => {
+        server.close()
+        await emu.close()
+      }
+    } else {
+      const running: RunningServer = await startServer({ ...this.#options, port: 0, log: this.#options.log ?? 'silent' })
+      this.#emu = running.emulator
+      this.#origin = running.url
+      this.#stop = () => running.close()
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.#stop?.()
+  }
+
+  fetch(path: string, init?: RequestInit): Promise<Response> {
+    return fetch(path.startsWith('http') ? path : `${this.origin}${path}`, init)
+  }
+
+  async control<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+    const response = await this.fetch(`/__svc-mock${path}`, {
+      method,
+      ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+    })
+    const text = await response.text()
+    return { status: response.status, body: (text === '' ? undefined : JSON.parse(text)) as T }
+  }
+}
+
+/**
+ * Declares a suite whose tests run once per transport. `body` registers tests with `it()`, using
+ * the harness it is given; the emulator is reset before every test.
+ */
+export function contract(title: string, body: (h: Harness) => void, options: EmulatorOptions = {}): void {
+  for (const kind of ['in-process', 'server'] as const) {
+    describe(`${title} [${kind}]`, () => {
+      const harness = new LiveHarness(kind, options)
+      beforeAll(() => harness.start())
+      afterAll(() => harness.stop())
+      beforeEach(() => harness.emu.reset())
+      body(harness)
+    })
+  }
+}
+
+export const SEED_ELEMENT = '0f8fad5b-d9cb-469f-a165-70867728950e'
+export const VERSIONS = (elementId = SEED_ELEMENT, facet = 'processes', view = 'default', storage = 'acme-collection/acme-tenant'): string =>
+  `/${storage}/_api/rest/facets/${facet}/views/${view}/elements/${elementId}/versions`
+export const APP_KEY = { authorization: 'AppKey svcmock-app-key' }
+export const ALICE_KEY = { authorization: 'Bearer svcmock-user-key-alice' }
+export const BOB_KEY = { authorization: 'Bearer svcmock-user-key-bob' }
