@@ -295,7 +295,8 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     },
     journal: {
       list: (filter) => journal.list(filter),
-      wait: (filter, waitOptions) => journal.wait(filter, waitOptions),
+      // Tracked, so a test can see the wait parked on the clock (waitForParked) before advancing.
+      wait: (filter, waitOptions) => clock.track(() => journal.wait(filter, waitOptions)),
       clear: () => journal.clear(),
     },
     elements: {
@@ -347,7 +348,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   const routes: RouteDefinition[] = [...versions.routes(), ...controlRoutes(emulator)]
   checkScenarioErrors(catalogue, routes)
-  dispatcher = new Dispatcher({ clock, journal, scenarios, logger, settings: () => baseSettings }, routes)
+  dispatcher = new Dispatcher({ clock, journal, scenarios, logger, settings: () => baseSettings, originOf: (kind) => urls[kind] }, routes)
   return emulator
 }
 

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod'
 import type { Emulator } from '../emulator.js'
-import { ControlError } from '../kernel/errors.js'
+import { ControlError, ScenarioError } from '../kernel/errors.js'
 import { json } from '../kernel/http.js'
 import type { RequestContext, RouteDefinition } from '../kernel/route.js'
 import { ParamValue } from '../kernel/scenarios/schema.js'
@@ -51,7 +51,12 @@ export function controlRoutes(emu: Emulator): RouteDefinition[] {
       const name = ctx.params.name ?? ''
       requireScenario(emu, name)
       const body = parseWith(ScenarioOnBody, await readJson(ctx.request), 'scenario activation')
-      emu.scenarios.use(name, body)
+      try {
+        emu.scenarios.use(name, body)
+      } catch (error) {
+        if (error instanceof ScenarioError) throw new ControlError(400, `Invalid scenario activation: ${error.path}: ${error.rule}`, error.path)
+        throw error
+      }
       return json(listing(emu, name))
     }),
     route('scenarios.off', 'DELETE', '/scenarios/:name', 'Switch a scenario off', (ctx) => {

@@ -9,7 +9,7 @@ import { deferredBody, faultOf, faultResponse, json, peekText, text } from './ht
 import { type Journal, type JournalEntry, type Transport, redactHeaders, redactPath, redactValue } from './journal.js'
 import type { Logger } from './logger.js'
 import { compilePattern, type CompiledPattern, RouteTable } from './router.js'
-import type { RequestContext, RouteDefinition } from './route.js'
+import type { OriginKind, RequestContext, RouteDefinition } from './route.js'
 import type { ActiveScenario, ScenarioEngine, ScenarioOutcome } from './scenarios/engine.js'
 import { parseActivations } from './scenarios/syntax.js'
 import type { SettingsTree } from './settings.js'
@@ -36,6 +36,8 @@ export interface DispatchServices {
   scenarios: ScenarioEngine
   logger: Logger
   settings: () => SettingsTree
+  /** The origin (`https://host:port`) each kind of route is served on. */
+  originOf: (kind: OriginKind) => string
 }
 
 export interface CompiledRoute {
@@ -60,11 +62,14 @@ export class Dispatcher {
     })
   }
 
-  /** Routes and answers one request (the transport-free entry point). */
+  /** Routes and answers one request (the transport-free entry point); a route answers only on its own origin. */
   handle(request: Request, transport: Transport, signal?: AbortSignal): Promise<Response> {
     const url = new URL(request.url)
     const match = this.table.match(request.method, url.pathname)
-    if (match.kind === 'match') return this.dispatch(match.route, match.params, request, url, transport, signal)
+    if (match.kind === 'match' && this.#services.originOf(match.route.definition.origin) === url.origin) {
+      return this.dispatch(match.route, match.params, request, url, transport, signal)
+    }
+    if (match.kind === 'match') return Promise.resolve(this.unmatched(request, url, transport))
     return Promise.resolve(this.unmatched(request, url, transport, match.kind === 'method-not-allowed' ? match.allowed : undefined))
   }
 

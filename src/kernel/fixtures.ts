@@ -7,7 +7,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { z } from 'zod'
+import type { z } from 'zod'
 import { FixtureError } from './errors.js'
 import { firstProblem } from './validation.js'
 
@@ -34,17 +34,14 @@ export interface FixtureSection<T> {
   readonly key?: (record: T) => string
 }
 
-export interface LoadedSection<T> {
-  readonly records: Sourced<T>[]
-}
-
 /** Expands fixture paths: folders become their `*.json` files, in name order. */
 export function fixtureDocuments(inputs: readonly FixtureInput[]): Array<{ file: string; data: unknown }> {
   const out: Array<{ file: string; data: unknown }> = []
-  inputs.forEach((input, index) => {
+  let inline = 0
+  for (const input of inputs) {
     if (typeof input !== 'string') {
-      out.push({ file: `inline fixtures #${index + 1}`, data: input })
-      return
+      out.push({ file: `inline fixtures #${++inline}`, data: input })
+      continue
     }
     const path = resolve(input)
     let isDir: boolean
@@ -60,7 +57,7 @@ export function fixtureDocuments(inputs: readonly FixtureInput[]): Array<{ file:
           .map((name) => join(path, name))
       : [path]
     for (const file of files) out.push({ file, data: readJson(file) })
-  })
+  }
   return out
 }
 
@@ -131,6 +128,3 @@ function throwProblem(file: string, prefix: string, error: z.ZodError): never {
 export function recordsOf<T>(loaded: Map<string, Sourced<unknown>[]>, section: FixtureSection<T>): Sourced<T>[] {
   return (loaded.get(section.name) ?? []) as Sourced<T>[]
 }
-
-/** A permissive JSON value, for attribute values and bodies. */
-export const JsonValue: z.ZodType<unknown> = z.unknown()
