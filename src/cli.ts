@@ -243,12 +243,25 @@ function wrap(text: string, width: number): string[] {
 }
 
 async function serve(options: ServerOptions, io: CliIo): Promise<number> {
+  // Signal handlers come first: a SIGTERM that arrives while starting, or right after the banner,
+  // still closes the server cleanly instead of killing the process.
+  let requested: string | undefined
+  let onSignal: (signal: string) => void = (signal) => {
+    requested = signal
+  }
+  const handler = (signal: NodeJS.Signals): void => onSignal(signal)
+  process.once('SIGINT', handler)
+  process.once('SIGTERM', handler)
   const { startServer } = await import('./adapters/server.js')
-  const server = await startServer(options)
+  const server = await startServer(options).catch((error: unknown) => {
+    process.off('SIGINT', handler)
+    process.off('SIGTERM', handler)
+    throw error
+  })
   io.out(banner(server, options))
   return await new Promise<number>((resolve) => {
     let stopping = false
-    const stop = (signal: string): void => {
+    onSignal = (signal) => {
       if (stopping) return
       stopping = true
       io.out(`\nsvc-mock: ${signal} received, closing.`)
@@ -257,8 +270,7 @@ async function serve(options: ServerOptions, io: CliIo): Promise<number> {
         () => resolve(1),
       )
     }
-    process.once('SIGINT', () => stop('SIGINT'))
-    process.once('SIGTERM', () => stop('SIGTERM'))
+    if (requested !== undefined) onSignal(requested)
   })
 }
 

@@ -11,10 +11,10 @@ import { cutBodyOf, deferredBody, faultOf } from '../kernel/http.js'
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void
 
-export function requestListener(emu: EmulatorCore, origin: string): RequestListener {
+export function requestListener(emu: Pick<EmulatorCore, 'dispatcher' | 'logger'>, origin: string): RequestListener {
   const dispatcher = emu.dispatcher
   return (req, res) => {
-    handle(emu, dispatcher, origin, req, res).catch((error: unknown) => {
+    handle(dispatcher, origin, req, res).catch((error: unknown) => {
       emu.logger.error('the server failed to answer a request', error)
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })
@@ -26,7 +26,7 @@ export function requestListener(emu: EmulatorCore, origin: string): RequestListe
   }
 }
 
-async function handle(emu: EmulatorCore, dispatcher: EmulatorCore['dispatcher'], origin: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(dispatcher: EmulatorCore['dispatcher'], origin: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const method = req.method ?? 'GET'
   const target = req.url ?? '/'
   let url: URL

@@ -1,0 +1,120 @@
+/**
+ * What only the socket transport has: a route that throws answers 500 and the server keeps
+ * serving; connections are kept alive; a body over the limit with Content-Length is refused
+ * before it is read.
+ */
+import { createServer, request as httpRequest, Agent } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { requestListener } from '../src/adapters/node-http.js'
+import { startServer, type RunningServer } from '../src/adapters/server.js'
+import { Clock } from '../src/kernel/clock.js'
+import { Dispatcher } from '../src/kernel/dispatch.js'
+import { text } from '../src/kernel/http.js'
+import { Journal } from '../src/kernel/journal.js'
+import { createLogger } from '../src/kernel/logger.js'
+import { ScenarioCatalogue } from '../src/kernel/scenarios/catalogue.js'
+import { ScenarioEngine } from '../src/kernel/scenarios/engine.js'
+import { APP_KEY, VERSIONS } from './support/harness.js'
+
+describe('a route that throws', () => {
+  const logged: string[] = []
+  let url = ''
+  const server = createServer()
+
+  beforeAll(async () => {
+    const clock = new Clock({ mode: 'manual' })
+    const logger = createLogger('pretty', () => undefined, (line) => logged.push(line))
+    const dispatcher = new Dispatcher(
+      {
+        clock,
+        journal: new Journal(clock),
+        scenarios: new ScenarioEngine(new ScenarioCatalogue(() => undefined), () => ({})),
+        logger,
+        settings: () => ({}),
+        originOf: () => url,
+      },
+      [
+        { id: 'test.boom', method: 'GET', path: '/boom', origin: 'base', summary: 'throws', resolve: () => { throw new TypeError('cannot read x of undefined') } },
+        { id: 'test.ok', method: 'GET', path: '/ok', origin: 'base', summary: 'fine', resolve: () => text('fine') },
+      ],
+    )
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    server.on('request', requestListener({ dispatcher, logger }, url))
+  })
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+
+  it('answers 500 naming the route, logs the error, and keeps serving', async () => {
+    const response = await fetch(`${url}/boom`)
+    expect(response.status).toBe(500)
+    const body = (await response.json()) as { error: string; message: string }
+    expect(body.error).toBe('svc-mock internal error')
+    expect(body.message).toContain('The handler of route test.boom threw: cannot read x of undefined')
+    expect(logged.join('\n')).toContain('route test.boom threw while answering GET /boom')
+    expect(logged.join('\n')).toContain('TypeError: cannot read x of undefined')
+    const ok = await fetch(`${url}/ok`)
+    expect(ok.status).toBe(200)
+    expect(await ok.text()).toBe('fine')
+  })
+})
+
+describe('the standalone server', () => {
+  let running: RunningServer
+  beforeAll(async () => {
+    running = await startServer({ port: 0, log: 'silent' })
+  })
+  afterAll(() => running.close())
+
+  it('binds to loopback on the port asked for and reports its URL', () => {
+    expect(running.host).toBe('127.0.0.1')
+    expect(running.url).toBe(`http://127.0.0.1:${running.port}`)
+    expect(running.emulator.urls.base).toBe(running.url)
+  })
+
+  it('keeps connections alive across requests', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    const ports: number[] = []
+    for (let i = 0; i < 3; i++) {
+      ports.push(
+        await new Promise<number>((resolve, reject) => {
+          const req = httpRequest(`${running.url}${VERSIONS()}`, { agent, headers: APP_KEY }, (res) => {
+            res.resume()
+            res.on('end', () => resolve(req.socket?.localPort ?? -1))
+          })
+          req.on('error', reject)
+          req.end()
+        }),
+      )
+    }
+    agent.destroy()
+    expect(new Set(ports).size).toBe(1)
+  })
+
+  it('refuses a body whose Content-Length is over the limit before reading it', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(`${running.url}/__svc-mock/elements`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(50 * 1024 * 1024) } }, (res) => {
+        res.resume()
+        resolve(res.statusCode ?? 0)
+        req.destroy()
+      })
+      req.on('error', (error) => (error.message.includes('socket hang up') || 'code' in error ? undefined : reject(error)))
+      req.write('{"storage":')
+    })
+    expect(status).toBe(413)
+    expect((await fetch(`${running.url}/__svc-mock/health`)).status).toBe(200)
+  })
+
+  it('answers a malformed request target with 400 instead of failing', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port: running.port, path: 'http://[bad', method: 'GET' }, (res) => {
+        res.resume()
+        resolve(res.statusCode ?? 0)
+      })
+      req.on('error', reject)
+      req.end()
+    })
+    expect(status).toBe(400)
+    expect((await fetch(`${running.url}/__svc-mock/health`)).status).toBe(200)
+  })
+})

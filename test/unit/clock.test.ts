@@ -1,0 +1,118 @@
+/** The emulator clock: manual and scaled real time, timers in order, settling before time moves. */
+import { describe, expect, it } from 'vitest'
+import { Clock } from '../../src/kernel/clock.js'
+
+const START = Date.parse('2026-01-01T00:00:00.000Z')
+
+describe('manual clock', () => {
+  it('starts where told and moves only on advance', async () => {
+    const clock = new Clock({ mode: 'manual', start: START })
+    expect(clock.now()).toBe(START)
+    await clock.advance(1500)
+    expect(clock.now()).toBe(START + 1500)
+    expect(clock.state()).toEqual({ now: '2026-01-01T00:00:01.500Z', mode: 'manual', timeScale: 1 })
+  })
+
+  it('fires the timers that fall due, in deadline order, each at its own time', async () => {
+    const clock = new Clock({ mode: 'manual', start: START })
+    const fired: Array<[string, number]> = []
+    clock.at(START + 300, () => fired.push(['c', clock.now()]))
+    clock.at(START + 100, () => fired.push(['a', clock.now()]))
+    clock.at(START + 200, () => fired.push(['b', clock.now()]))
+    clock.at(START + 200, () => fired.push(['b2', clock.now()]))
+    clock.at(START + 900, () => fired.push(['late', clock.now()]))
+    await clock.advance(300)
+    expect(fired).toEqual([
+      ['a', START + 100],
+      ['b', START + 200],
+      ['b2', START + 200],
+      ['c', START + 300],
+    ])
+  })
+
+  it('wakes a sleeper exactly at its deadline and not before', async () => {
+    const clock = new Clock({ mode: 'manual', start: START })
+    let woke = false
+    const sleeping = clock.sleep(40_000).then(() => {
+      woke = true
+    })
+    await clock.advance(39_999)
+    expect(woke).toBe(false)
+    await clock.advance(1)
+    await sleeping
+    expect(woke).toBe(true)
+  })
+
+  it('lets tracked work reach its timer before time moves (settle), so an advance right after a call still wakes it', async () => {
+    const clock = new Clock({ mode: 'manual', start: START })
+    let done = false
+    const work = clock.track(async () => {
+      for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve))
+      await clock.sleep(1000)
+      done = true
+    })
+    await clock.advance(1000)
+    await work
+    expect(done).toBe(true)
+  })
+
+  it('counts tracked work parked on the clock', async () => {
+    const clock = new Clock({ mode: 'manual', start: START })
+    const work = clock.track(() => clock.sleep(10))
+    expect(clock.parked()).toBe(1)
+    expect(clock.busy()).toBe(0)
+    await clock.advance(10)
+    await work
+    expect(clock.parked()).toBe(0)
+  })
+
+  it('rejects a wait when its signal aborts, and cancels the timer', async () => {
+    const clock = new Clock({ mode: 'manual', start: START })
+    const controller = new AbortController()
+    const waiting = clock.sleep(5000, controller.signal)
+    controller.abort(new Error('gone'))
+    await expect(waiting).rejects.toThrow('gone')
+  })
+
+  it('runs advances one after the other', async () => {
+    const clock = new Clock({ mode: 'manual', start: START })
+    await Promise.all([clock.advance(100), clock.advance(200)])
+    expect(clock.now()).toBe(START + 300)
+  })
+
+  it('reset goes back to the start and releases pending waits', async () => {
+    const clock = new Clock({ mode: 'manual', start: START })
+    const waiting = clock.sleep(60_000)
+    await clock.advance(10)
+    clock.reset()
+    await waiting
+    expect(clock.now()).toBe(START)
+  })
+
+  it('refuses a negative or non-numeric advance, and bad options', async () => {
+    const clock = new Clock({ mode: 'manual', start: START })
+    await expect(clock.advance(-1)).rejects.toThrow(/Invalid option ms/)
+    expect(() => new Clock({ timeScale: -2 })).toThrow(/timeScale/)
+    expect(() => new Clock({ start: 'yesterday' })).toThrow(/clock.start/)
+  })
+})
+
+describe('real clock', () => {
+  it('follows the wall clock scaled by timeScale: 40 s of emulator time pass in a few real milliseconds at 0.0001', async () => {
+    const clock = new Clock({ mode: 'real', timeScale: 0.0001 })
+    const before = clock.now()
+    await clock.sleep(40_000)
+    expect(clock.now() - before).toBeGreaterThanOrEqual(40_000)
+  })
+
+  it('can be advanced too (e.g. to expire tokens during a QA run)', async () => {
+    const clock = new Clock({ mode: 'real', start: START })
+    let fired = false
+    clock.at(START + 3_600_000, () => {
+      fired = true
+    })
+    await clock.advance(3_600_000)
+    expect(fired).toBe(true)
+    expect(clock.now()).toBeGreaterThanOrEqual(START + 3_600_000)
+  })
+})

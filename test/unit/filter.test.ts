@@ -1,0 +1,76 @@
+/** $filter: parsing (precedence, errors) and evaluation against version records. */
+import { describe, expect, it } from 'vitest'
+import { FilterError, matchesFilter, parseFilter } from '../../src/versions/filter.js'
+import type { VersionRecord } from '../../src/versions/model.js'
+
+const record = (attributes: VersionRecord['attributes'], state = 'released'): VersionRecord => ({
+  collectionId: 'c',
+  storageId: 's',
+  facet: 'processes',
+  elementId: 'e',
+  versionId: 'v',
+  seq: 0,
+  type: 'process',
+  state,
+  attributes,
+  related: {},
+  derivedReleaseHistory: true,
+})
+
+describe('parseFilter', () => {
+  it('binds AND tighter than OR', () => {
+    expect(parseFilter("a -eq '1' OR b -eq '2' AND c -eq '3'")).toEqual({
+      kind: 'or',
+      left: { kind: 'compare', op: 'eq', field: 'a', value: '1' },
+      right: {
+        kind: 'and',
+        left: { kind: 'compare', op: 'eq', field: 'b', value: '2' },
+        right: { kind: 'compare', op: 'eq', field: 'c', value: '3' },
+      },
+    })
+  })
+
+  it("reads '' inside a text as one quote", () => {
+    expect(parseFilter("name -eq 'O''Brien'")).toEqual({ kind: 'compare', op: 'eq', field: 'name', value: "O'Brien" })
+  })
+
+  it.each([
+    ['', 'Invalid $filter: the expression is empty.'],
+    ['name -eq', 'Invalid $filter: -eq needs a quoted text, a number, true, false or null at the end.'],
+    ["name 'x'", 'Invalid $filter: expected an operator such as -eq after "name" at position 6.'],
+    ["name -eq 'x' 'y'", `Invalid $filter: unexpected "'y'" at position 14.`],
+    ["name -eq 'x", 'Invalid $filter: the text starting at position 10 has no closing quote.'],
+    ["name -lt 'x'", 'The operator -lt is currently not supported'],
+    ["name ~ 'x'", 'The operator ~ is currently not supported'],
+  ])('%s -> %s', (source, message) => {
+    expect(() => parseFilter(source)).toThrow(FilterError)
+    expect(() => parseFilter(source)).toThrow(message)
+  })
+})
+
+describe('matchesFilter', () => {
+  const r = record({ name: { '1031': 'Rechnung prüfen', '1033': 'Check invoice' }, isReleased: { '127': true }, version: { '127': '2.0' }, empty: { '127': '  ' } })
+
+  it.each([
+    ["name -eq 'Check invoice'", true],
+    ["name -eq 'Rechnung prüfen'", true],
+    ["name -eq 'check invoice'", false],
+    ["name -ne 'Check invoice'", false],
+    ["missing -ne 'x'", true],
+    ["missing -eq 'x'", false],
+    ['isReleased -eq true', true],
+    ['isReleased -eq false', false],
+    ['version -eq 2', true],
+    ["contains(attributes,'prüfen')", true],
+    ["contains(name,'voice')", true],
+    ["startswith(name,'Check')", true],
+    ["ENDSWITH(name,'Check')", false],
+    ['IsNull(empty)', true],
+    ['IsNull(missing)', true],
+    ['IsNull(name)', false],
+    ["state -eq 'released' AND (version -eq '1.0' OR version -eq '2.0')", true],
+    ["type -eq 'process' AND id -eq 'e' AND versionId -eq 'v'", true],
+  ])('%s is %s', (source, expected) => {
+    expect(matchesFilter(parseFilter(source), r)).toBe(expected)
+  })
+})

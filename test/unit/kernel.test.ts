@@ -1,0 +1,133 @@
+/** Smaller kernel pieces: journal ring and redaction, the indexed store's reset, seeded ids, the router. */
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { Clock } from '../../src/kernel/clock.js'
+import { SeededIds } from '../../src/kernel/ids.js'
+import { Journal, redactHeaders, redactPath, redactValue } from '../../src/kernel/journal.js'
+import { compilePattern, RouteTable } from '../../src/kernel/router.js'
+import { IndexedCollection } from '../../src/kernel/store.js'
+
+const entry = (route: string, status = 200) => ({
+  time: '2026-01-01T00:00:00.000Z',
+  route,
+  method: 'GET',
+  path: '/',
+  status,
+  identity: null,
+  scenarios: [],
+  durationMs: 0,
+  transport: 'in-process' as const,
+  request: { headers: {} },
+  response: { headers: {} },
+})
+
+describe('Journal', () => {
+  it('keeps the newest entries when full and numbers them across the run', () => {
+    const journal = new Journal(new Clock({ mode: 'manual' }), 3)
+    for (let i = 0; i < 5; i++) journal.record(entry(`r.${i}`))
+    expect(journal.list().map((e) => [e.seq, e.route])).toEqual([
+      [3, 'r.2'],
+      [4, 'r.3'],
+      [5, 'r.4'],
+    ])
+  })
+
+  it('filters by route prefix, status and limit', () => {
+    const journal = new Journal(new Clock({ mode: 'manual' }))
+    journal.record(entry('versions.list'))
+    journal.record(entry('webhooks.receive', 400))
+    journal.record(entry('webhooks.options'))
+    expect(journal.list({ route: 'webhooks.*' }).map((e) => e.route)).toEqual(['webhooks.receive', 'webhooks.options'])
+    expect(journal.list({ route: 'webhooks' })).toHaveLength(2)
+    expect(journal.list({ status: 400 })).toHaveLength(1)
+    expect(journal.list({ limit: 1 })[0]?.route).toBe('webhooks.options')
+  })
+
+  it('wait resolves with the next match, or undefined after the timeout on the emulator clock', async () => {
+    const clock = new Clock({ mode: 'manual' })
+    const journal = new Journal(clock)
+    const next = journal.wait({ route: 'versions.list' })
+    journal.record(entry('other'))
+    journal.record(entry('versions.list'))
+    expect((await next)?.route).toBe('versions.list')
+    const never = journal.wait({ route: 'nothing' }, { timeoutMs: 1000 })
+    await clock.advance(1000)
+    expect(await never).toBeUndefined()
+  })
+})
+
+describe('redaction', () => {
+  it('keeps the scheme of Authorization and hides the credential', () => {
+    const headers = new Headers({ authorization: 'Bearer abc.def.ghi', cookie: 'a=b', accept: 'x' })
+    expect(redactHeaders(headers)).toEqual({ authorization: 'Bearer [redacted]', cookie: '[redacted]', accept: 'x' })
+  })
+
+  it('hides secret query parameters and body fields at any depth', () => {
+    expect(redactPath(new URL('https://x/oauth2/token?grant_type=refresh_token&refresh_token=r1&client_secret=s'))).toBe(
+      '/oauth2/token?grant_type=refresh_token&refresh_token=%5Bredacted%5D&client_secret=%5Bredacted%5D',
+    )
+    expect(redactPath(new URL('https://x/a?b=c'))).toBe('/a?b=c')
+    expect(redactValue({ client_id: 'c', client_secret: 's', nested: [{ code: 'abc', password: 'p', keep: 1 }] })).toEqual({
+      client_id: 'c',
+      client_secret: '[redacted]',
+      nested: [{ code: '[redacted]', password: '[redacted]', keep: 1 }],
+    })
+  })
+})
+
+describe('IndexedCollection', () => {
+  const schema = z.object({ id: z.string(), n: z.number() })
+
+  it('reset undoes additions, deletions and replacements', async () => {
+    const store = new IndexedCollection(schema, (r) => r.id)
+    await store.seed([
+      { id: 'a', n: 1 },
+      { id: 'b', n: 2 },
+    ])
+    await store.insert({ id: 'c', n: 3 })
+    await store.insert({ id: 'a', n: 10 })
+    store.delete('b')
+    expect(store.all().map((r) => [r.id, r.n])).toEqual([
+      ['a', 10],
+      ['c', 3],
+    ])
+    await store.reset()
+    expect(store.all().map((r) => [r.id, r.n])).toEqual([
+      ['a', 1],
+      ['b', 2],
+    ])
+    expect(store.collection.count()).toBe(2)
+  })
+
+  it('validates records with the schema', async () => {
+    const store = new IndexedCollection(schema, (r) => r.id)
+    await expect(store.insert({ id: 'a', n: 'one' } as unknown as { id: string; n: number })).rejects.toThrow()
+  })
+})
+
+describe('SeededIds', () => {
+  it('repeats its sequence for a seed, and gives version-4 UUIDs', () => {
+    const a = new SeededIds(7)
+    const b = new SeededIds(7)
+    const first = [a.uuid(), a.uuid(), a.token(12)]
+    expect([b.uuid(), b.uuid(), b.token(12)]).toEqual(first)
+    a.reset()
+    expect(a.uuid()).toBe(first[0])
+    expect(first[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+    expect(new SeededIds(8).uuid()).not.toBe(first[0])
+  })
+})
+
+describe('RouteTable', () => {
+  it('matches static and parameter segments, decodes parameters, and reports 405s', () => {
+    const table = new RouteTable<string>()
+    table.add('GET', compilePattern('/hooks/:token'), 'hook')
+    table.add('POST', compilePattern('/hooks/:token/x'), 'x')
+    table.add('GET', compilePattern('/a/:b/c'), 'abc')
+    expect(table.match('GET', '/hooks/my%20hook')).toEqual({ kind: 'match', route: 'hook', params: { token: 'my hook' } })
+    expect(table.match('HEAD', '/hooks/a')).toMatchObject({ kind: 'match', route: 'hook' })
+    expect(table.match('DELETE', '/hooks/a')).toEqual({ kind: 'method-not-allowed', allowed: ['GET'] })
+    expect(table.match('GET', '/hooks/')).toEqual({ kind: 'not-found' })
+    expect(table.match('GET', '/a/b/d')).toEqual({ kind: 'not-found' })
+  })
+})

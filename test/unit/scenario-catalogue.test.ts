@@ -1,0 +1,103 @@
+/** Scenario files: validation errors name the file, the field and the rule. */
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { ScenarioError } from '../../src/kernel/errors.js'
+import { ScenarioCatalogue } from '../../src/kernel/scenarios/catalogue.js'
+import { ScenarioEngine } from '../../src/kernel/scenarios/engine.js'
+
+const noSettings = (): undefined => undefined
+
+function write(dir: string, name: string, content: unknown): string {
+  const path = join(dir, name)
+  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content))
+  return path
+}
+
+describe('ScenarioCatalogue', () => {
+  it.each([
+    [{ description: 'x' }, 'name', /expected string/],
+    [{ name: 'Bad Name', description: 'x' }, 'name', /lower-case letters/],
+    [{ name: 'a', description: 'x', rules: [{ fault: 'explode' }] }, 'rules[0].fault', /Invalid option/],
+    [{ name: 'a', description: 'x', rules: [{ delay: { $param: 'ms' } }] }, 'rules[0].delay', /refers to parameter "ms"/],
+    [{ name: 'a', description: 'x', rules: [{ fault: 'network-error', error: 'not-found' }] }, 'rules[0]', /at most one of/],
+    [{ name: 'a', description: 'x', colour: 'red' }, '', /unknown field "colour"/],
+    [{ name: 'a', description: 'x', params: { ms: { type: 'number' } } }, 'params.ms', /is required/],
+  ])('names the field of %j', (content, path, rule) => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-mock-scenarios-'))
+    const file = write(dir, 'bad.json', content)
+    const catalogue = new ScenarioCatalogue(noSettings)
+    const error = (() => {
+      try {
+        catalogue.addFile(file)
+      } catch (e) {
+        return e
+      }
+      return undefined
+    })()
+    expect(error).toBeInstanceOf(ScenarioError)
+    expect(error).toMatchObject({ file, path })
+    expect((error as ScenarioError).rule).toMatch(rule)
+  })
+
+  it('says when a file is not JSON, and when a folder does not exist', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-mock-scenarios-'))
+    write(dir, 'broken.json', '{"name": ')
+    const catalogue = new ScenarioCatalogue(noSettings)
+    expect(() => catalogue.addDir(dir)).toThrow(/broken\.json: is not valid JSON/)
+    expect(() => catalogue.addDir(join(dir, 'missing'))).toThrow(/cannot be read/)
+  })
+
+  it('checks settings against the domains, naming the settings path', () => {
+    const catalogue = new ScenarioCatalogue((tree) => ('auth' in tree ? { path: 'auth.staticKeys', rule: 'Invalid option' } : undefined))
+    expect(() => catalogue.add({ name: 'a', description: 'x', settings: { auth: { staticKeys: 'maybe' } } }, 'mine.json')).toThrow(
+      'Invalid scenario mine.json at settings.auth.staticKeys: Invalid option',
+    )
+  })
+})
+
+describe('ScenarioEngine.decide', () => {
+  const catalogue = new ScenarioCatalogue(noSettings)
+  catalogue.add({ name: 'slow', description: 'x', params: { ms: { type: 'number', default: 100 } }, rules: [{ route: '*', delay: { $param: 'ms' } }] })
+  catalogue.add({ name: 'gone', description: 'x', rules: [{ route: 'versions.list', error: 'not-found' }] })
+  catalogue.add({ name: 'broken', description: 'x', rules: [{ route: 'versions.*', error: 'server-error' }] })
+  catalogue.add({ name: 'strict', description: 'x', routes: 'versions.*', settings: { auth: { staticKeys: 'rejected' } } })
+  catalogue.add({ name: 'hook-only', description: 'x', rules: [{ route: 'webhooks.*', fault: 'network-error' }] })
+
+  it('adds up delays, and lets the later activation answer', () => {
+    const engine = new ScenarioEngine(catalogue, () => ({}))
+    engine.use('gone')
+    engine.use('slow', { params: { ms: 30 } })
+    engine.use('broken')
+    const decision = engine.decide('versions.list', 'GET', {}, [engine.activate('slow', { params: { ms: 5 } }, 'request')])
+    expect(decision.delayMs).toBe(35)
+    expect(decision.outcome).toMatchObject({ kind: 'error', code: 'server-error', scenario: 'broken' })
+    expect(decision.scenarios).toEqual(['gone', 'slow', 'broken', 'slow'])
+  })
+
+  it('applies settings only to the routes the scenario touches', () => {
+    const engine = new ScenarioEngine(catalogue, () => ({ auth: { staticKeys: 'allowed' } }))
+    engine.use('strict')
+    expect(engine.decide('versions.list', 'GET', {}, []).settings).toEqual({ auth: { staticKeys: 'rejected' } })
+    expect(engine.decide('auth.token', 'POST', {}, []).settings).toEqual({ auth: { staticKeys: 'allowed' } })
+  })
+
+  it('matches targets: a webhook-targeted scenario ignores other webhooks', () => {
+    const engine = new ScenarioEngine(catalogue, () => ({}))
+    engine.use('hook-only', { webhook: 'orders' })
+    expect(engine.decide('webhooks.receive', 'POST', { webhook: 'uploads' }, []).outcome).toBeUndefined()
+    expect(engine.decide('webhooks.receive', 'POST', { webhook: 'orders' }, []).outcome).toMatchObject({ kind: 'fault' })
+  })
+
+  it('switches itself off after `times` requests and tells listeners', () => {
+    const engine = new ScenarioEngine(catalogue, () => ({}))
+    const events: string[] = []
+    engine.onChange((e) => events.push(`${e.name}:${e.on ? 'on' : 'off'}`))
+    engine.use('gone', { times: 1 })
+    expect(engine.decide('auth.token', 'POST', {}, []).outcome).toBeUndefined()
+    expect(engine.decide('versions.list', 'GET', {}, []).outcome).toBeDefined()
+    expect(engine.decide('versions.list', 'GET', {}, []).outcome).toBeUndefined()
+    expect(events).toEqual(['gone:on', 'gone:off'])
+  })
+})

@@ -1,0 +1,42 @@
+/** The text form of activations, shared by --scenario, SVC_MOCK_SCENARIOS and the header. */
+import { describe, expect, it } from 'vitest'
+import { formatActivation, parseActivations } from '../../src/kernel/scenarios/syntax.js'
+
+describe('parseActivations', () => {
+  it.each([
+    ['latency', [{ name: 'latency', activation: {} }]],
+    ['latency:ms=2000', [{ name: 'latency', activation: { params: { ms: '2000' } } }]],
+    ['latency:ms=500,times=3', [{ name: 'latency', activation: { params: { ms: '500' }, times: 3 } }]],
+    [
+      'webhook-queue-full:webhook=orders,latency:ms=10',
+      [
+        { name: 'webhook-queue-full', activation: { webhook: 'orders' } },
+        { name: 'latency', activation: { params: { ms: '10' } } },
+      ],
+    ],
+    [
+      ' a , b ',
+      [
+        { name: 'a', activation: {} },
+        { name: 'b', activation: {} },
+      ],
+    ],
+  ])('%s', (text, expected) => {
+    expect(parseActivations(text, 'test')).toEqual(expected)
+  })
+
+  it.each([
+    ['ms=5', /comes before any scenario name/],
+    ['latency:times=0', /times: must be a whole number >= 1/],
+    ['Latency', /"Latency" is not a scenario name/],
+    ['latency:=5', /is not key=value/],
+  ])('refuses %s', (text, message) => {
+    expect(() => parseActivations(text, 'test')).toThrow(message)
+  })
+
+  it('round-trips through formatActivation', () => {
+    const text = formatActivation('flaky', { params: { rate: 0.5 }, times: 2, webhook: 'orders' })
+    expect(text).toBe('flaky:rate=0.5,times=2,webhook=orders')
+    expect(parseActivations(text, 'test')).toEqual([{ name: 'flaky', activation: { params: { rate: '0.5' }, times: 2, webhook: 'orders' } }])
+  })
+})
