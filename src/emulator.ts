@@ -300,15 +300,15 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
       clear: () => journal.clear(),
     },
     elements: {
-      list: (filter = {}) => versions.listElements(filter),
-      add: (element) => versions.addElement(element),
-      addVersion: (elementId, version, where = {}) => versions.addVersion(elementId, version, where),
-      remove: (elementId, where = {}) => versions.removeElement(elementId, where),
-      removeVersion: (elementId, versionId, where = {}) => versions.removeVersion(elementId, versionId, where),
+      list: (filter = {}) => versions.admin.listElements(filter),
+      add: (element) => versions.admin.addElement(element),
+      addVersion: (elementId, version, where = {}) => versions.admin.addVersion(elementId, version, where),
+      remove: (elementId, where = {}) => versions.admin.removeElement(elementId, where),
+      removeVersion: (elementId, versionId, where = {}) => versions.admin.removeVersion(elementId, versionId, where),
     },
     storages: {
       list: () => versions.store.storages.all().map((s) => ({ collectionId: s.collectionId, storageId: s.storageId, facets: s.facets })),
-      add: (storage) => versions.addStorage(storage),
+      add: (storage) => versions.admin.addStorage(storage),
     },
     apiKeys: {
       list: () => directory.apiKeys.all().map(describeApiKey),

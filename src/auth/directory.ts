@@ -6,6 +6,7 @@
 import { z } from 'zod'
 import { ControlError, FixtureError } from '../kernel/errors.js'
 import type { FixtureSection, Sourced } from '../kernel/fixtures.js'
+import { parseBody } from '../kernel/validation.js'
 import { IndexedCollection } from '../kernel/store.js'
 import { Permission } from './permissions.js'
 
@@ -74,16 +75,12 @@ export class Directory {
   }
 
   async createApiKey(input: unknown, generate: () => string): Promise<ApiKey> {
-    const body = CreateApiKeyBody.safeParse(input)
-    if (!body.success) {
-      const issue = body.error.issues[0]
-      throw new ControlError(400, `Invalid API key: ${issue?.path.join('.') || 'body'} ${issue?.message ?? 'is not valid'}`, issue?.path.join('.'))
-    }
-    const { kind, userId, permissions, id } = body.data
+    const body = parseBody(CreateApiKeyBody, input, 'API key')
+    const { kind, userId, permissions, id } = body
     if (kind === 'user' && (userId === undefined || !this.user(userId))) {
       throw new ControlError(400, `Invalid API key: userId must name a known user (${this.users.all().map((u) => u.id).join(', ')})`, 'userId')
     }
-    const key = body.data.key ?? `svcmock-${kind}-key-${generate()}`
+    const key = body.key ?? `svcmock-${kind}-key-${generate()}`
     if (this.apiKey(key)) throw new ControlError(409, 'An API key with this value exists already.', 'key', 'ERR_CONFLICT')
     return await this.apiKeys.insert({
       id: id ?? `${kind}-key-${this.apiKeys.size() + 1}`,

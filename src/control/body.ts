@@ -1,10 +1,8 @@
 /**
- * Reading control-plane requests: JSON bodies (an empty body is `{}`), query parameters, and the
- * 400 answers that name the field at fault.
+ * Reading control-plane requests: JSON bodies (an empty body is `{}`) and query parameters; a bad
+ * one answers 400 naming the field at fault. Bodies are checked with `parseBody` (kernel/validation).
  */
-import type { z } from 'zod'
 import { ControlError } from '../kernel/errors.js'
-import { firstProblem } from '../kernel/validation.js'
 
 export async function readJson(request: Request): Promise<unknown> {
   const raw = await request.text()
@@ -14,13 +12,6 @@ export async function readJson(request: Request): Promise<unknown> {
   } catch (error) {
     throw new ControlError(400, `The body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`)
   }
-}
-
-export function parseWith<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
-  const parsed = schema.safeParse(value)
-  if (parsed.success) return parsed.data
-  const problem = firstProblem(parsed.error)
-  throw new ControlError(400, `Invalid ${what}: ${problem.path || 'body'}: ${problem.rule}`, problem.path || undefined)
 }
 
 export function optionalInt(url: URL, name: string, min = 0): number | undefined {

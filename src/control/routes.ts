@@ -9,7 +9,8 @@ import { ControlError, ScenarioError } from '../kernel/errors.js'
 import { json } from '../kernel/http.js'
 import type { RequestContext, RouteDefinition } from '../kernel/route.js'
 import { ParamValue } from '../kernel/scenarios/schema.js'
-import { optionalInt, optionalString, parseWith, readJson } from './body.js'
+import { parseBody } from '../kernel/validation.js'
+import { optionalInt, optionalString, readJson } from './body.js'
 
 export const CONTROL_PREFIX = '/__svc-mock'
 
@@ -50,7 +51,7 @@ export function controlRoutes(emu: Emulator): RouteDefinition[] {
     route('scenarios.on', 'POST', '/scenarios/:name', 'Switch a scenario on for the run', async (ctx) => {
       const name = ctx.params.name ?? ''
       requireScenario(emu, name)
-      const body = parseWith(ScenarioOnBody, await readJson(ctx.request), 'scenario activation')
+      const body = parseBody(ScenarioOnBody, await readJson(ctx.request), 'scenario activation')
       try {
         emu.scenarios.use(name, body)
       } catch (error) {
@@ -68,7 +69,7 @@ export function controlRoutes(emu: Emulator): RouteDefinition[] {
 
     route('clock.get', 'GET', '/clock', 'The emulator clock: now, mode, time scale', () => json(emu.clock.state())),
     route('clock.advance', 'POST', '/clock/advance', 'Move the clock forward; timers that fall due fire in order', async (ctx) => {
-      const { ms } = parseWith(AdvanceBody, await readJson(ctx.request), 'clock advance')
+      const { ms } = parseBody(AdvanceBody, await readJson(ctx.request), 'clock advance')
       return json(await emu.clock.advance(ms))
     }),
 

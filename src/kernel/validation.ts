@@ -3,6 +3,7 @@
  * field that failed (`rules[0].delay`) and the rule it broke.
  */
 import type { z } from 'zod'
+import { ControlError } from './errors.js'
 
 export interface ValidationProblem {
   /** Where in the document, as `a.b[2].c`; empty for the document itself. */
@@ -34,4 +35,12 @@ export function allProblems(error: z.ZodError): ValidationProblem[] {
 function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys') return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`
   return issue.message
+}
+
+/** Parses a control-plane body or value; a failure answers 400 naming the field and the rule. */
+export function parseBody<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const parsed = schema.safeParse(value)
+  if (parsed.success) return parsed.data
+  const problem = firstProblem(parsed.error)
+  throw new ControlError(400, `Invalid ${what}: ${problem.path || 'body'}: ${problem.rule}`, problem.path || undefined)
 }

@@ -1,34 +1,25 @@
 /**
- * The element-versions domain: its store, its fixtures, the `versions.list` route and the
- * control-plane operations that add and remove storages, elements and versions.
+ * The element-versions domain: its store and fixtures, and the `versions.list` route (checks,
+ * lookups, $filter, paging, shaping, the cached default answer). Control-plane operations on the
+ * store are in admin.ts.
  */
 import { z } from 'zod'
 import { ApiAccessError } from '../auth/errors.js'
 import type { AccessGate } from '../auth/gate.js'
-import type { ElementRef } from './model.js'
 import { storageResource } from '../auth/permissions.js'
-import { ControlError } from '../kernel/errors.js'
 import type { FixtureSection, Sourced } from '../kernel/fixtures.js'
 import { FixtureError } from '../kernel/errors.js'
 import { reply } from '../kernel/http.js'
 import type { RequestContext, RouteDefinition } from '../kernel/route.js'
 import { readSection } from '../kernel/settings.js'
-import { firstProblem } from '../kernel/validation.js'
 import { VersionsError, notFound, renderVersionsError } from './errors.js'
 import { matchesFilter } from './filter.js'
-import {
-  ElementFixture,
-  GenerateFixture,
-  StorageFixture,
-  VersionFixture,
-  type VersionRecord,
-  elementKey,
-  storageKey,
-} from './model.js'
+import { ElementFixture, type ElementRef, GenerateFixture, StorageFixture, type VersionRecord, elementKey, storageKey } from './model.js'
 import { checkApiVersion, parseVersionsQuery } from './query.js'
-import { generateElements, toRecord, toRecords } from './records.js'
+import { ElementAdmin } from './admin.js'
+import { generateElements, toRecords } from './records.js'
 import { renderVersion } from './shape.js'
-import { type ElementSummary, ElementStore } from './store.js'
+import { ElementStore } from './store.js'
 
 export const VersionsSettings = z.object({
   /** Name of the list in the answer: `elements` (the platform's examples), `values` (its field table) or both. */
@@ -61,12 +52,14 @@ export interface VersionsDeps {
 
 export class VersionsDomain {
   readonly store = new ElementStore()
+  readonly admin: ElementAdmin
   readonly #deps: VersionsDeps
   #cache = new Map<string, string>()
   #cacheRevision = -1
 
   constructor(deps: VersionsDeps) {
     this.#deps = deps
+    this.admin = new ElementAdmin(this.store, deps)
   }
 
   async load(
@@ -188,96 +181,6 @@ export class VersionsDomain {
     if (cacheKey !== undefined) this.#cache.set(cacheKey, text)
     return reply(text, { status: 200, headers })
   }
-
-  // Control-plane operations -------------------------------------------------------------------
-
-  listElements(filter: { storage?: string; facet?: string }): ElementSummary[] {
-    return this.store.summaries(filter)
-  }
-
-  async addStorage(input: unknown): Promise<StorageFixture> {
-    const storage = parseBody(StorageFixture, input, 'storage')
-    if (this.store.storage(storage.collectionId, storage.storageId)) {
-      throw new ControlError(409, `Storage ${storage.collectionId}/${storage.storageId} exists already.`, 'storageId', 'ERR_CONFLICT')
-    }
-    await this.store.addStorage(storage)
-    return storage
-  }
-
-  async addElement(input: unknown): Promise<ElementSummary> {
-    const withId = typeof input === 'object' && input !== null && !('id' in input) ? { ...input, id: this.#deps.newId() } : input
-    const element = parseBody(ElementFixture, withId, 'element')
-    this.#checkPlace(element.storage, element.facet)
-    const records = toRecords(element, { baseUrl: this.#deps.baseUrl, newId: this.#deps.newId })
-    this.#checkNewVersionIds(element.storage, records)
-    await this.store.addElement(element, records)
-    const [collectionId = '', storageId = ''] = element.storage.split('/')
-    return this.store.summary(collectionId, storageId, element.facet, element.id) as ElementSummary
-  }
-
-  async addVersion(elementId: string, input: unknown, where: { storage?: string; facet?: string }): Promise<ElementSummary> {
-    const found = this.#locate(elementId, where)
-    const version = parseBody(VersionFixture, input, 'version')
-    const [collectionId = '', storageId = ''] = found.storage.split('/')
-    const existing = this.store.elementVersions(collectionId, storageId, found.facet, found.id) ?? []
-    const last = existing[existing.length - 1]
-    const record = toRecord(
-      { facet: found.facet, id: found.id, type: found.type, ...(found.stereotype === undefined ? {} : { stereotype: found.stereotype }), releaseHistory: existing[0]?.derivedReleaseHistory ?? true },
-      version,
-      { collectionId, storageId, seq: (last?.seq ?? -1) + 1, baseUrl: this.#deps.baseUrl, newId: this.#deps.newId },
-    )
-    this.#checkNewVersionIds(found.storage, [record])
-    await this.store.addVersion(record)
-    return this.store.summary(collectionId, storageId, found.facet, found.id) as ElementSummary
-  }
-
-  removeElement(elementId: string, where: { storage?: string; facet?: string }): void {
-    const found = this.#locate(elementId, where)
-    const [collectionId = '', storageId = ''] = found.storage.split('/')
-    this.store.removeElement(collectionId, storageId, found.facet, found.id)
-  }
-
-  removeVersion(elementId: string, versionId: string, where: { storage?: string; facet?: string }): void {
-    const found = this.#locate(elementId, where)
-    const [collectionId = '', storageId = ''] = found.storage.split('/')
-    if (found.versions.length === 1 && found.versions[0]?.versionId.toLowerCase() === versionId.toLowerCase()) {
-      throw new ControlError(409, `Version ${versionId} is the only version of element ${elementId}; delete the element instead.`, 'versionId', 'ERR_CONFLICT')
-    }
-    const result = this.store.removeVersion(collectionId, storageId, found.facet, found.id, versionId)
-    if (result === 'no-version') throw new ControlError(404, `Element ${elementId} has no version ${versionId}.`, 'versionId', 'ERR_NOT_FOUND')
-  }
-
-  #checkPlace(storageRef: string, facetName: string): void {
-    const [collectionId = '', storageId = ''] = storageRef.split('/')
-    const storage = this.store.storage(collectionId, storageId)
-    if (!storage) throw new ControlError(400, `Unknown storage ${storageRef}; create it first with POST /__svc-mock/storages.`, 'storage')
-    if (!storage.facets.some((f) => f.name === facetName)) {
-      throw new ControlError(400, `Storage ${storageRef} has no facet "${facetName}" (it has ${storage.facets.map((f) => f.name).join(', ')}).`, 'facet')
-    }
-  }
-
-  #checkNewVersionIds(storageRef: string, records: readonly VersionRecord[]): void {
-    const [collectionId = '', storageId = ''] = storageRef.split('/')
-    for (const record of records) {
-      if (this.store.find(collectionId, storageId, record.versionId, record.versionId)) {
-        throw new ControlError(409, `Version ${record.versionId} exists already in storage ${storageRef}.`, 'versionId', 'ERR_CONFLICT')
-      }
-    }
-  }
-
-  #locate(elementId: string, where: { storage?: string; facet?: string }): ElementSummary {
-    const matches = this.store.summaries(where).filter((s) => s.id.toLowerCase() === elementId.toLowerCase())
-    if (matches.length === 0) throw new ControlError(404, `No element ${elementId}${where.storage ? ` in ${where.storage}` : ''}${where.facet ? `, facet ${where.facet}` : ''}.`, 'elementId', 'ERR_NOT_FOUND')
-    if (matches.length > 1) throw new ControlError(400, `Element id ${elementId} exists in more than one storage or facet; say which with ?storage=…&facet=….`, 'storage')
-    return matches[0] as ElementSummary
-  }
-}
-
-function parseBody<T>(schema: z.ZodType<T>, input: unknown, what: string): T {
-  const parsed = schema.safeParse(input)
-  if (parsed.success) return parsed.data
-  const problem = firstProblem(parsed.error)
-  throw new ControlError(400, `Invalid ${what}: ${problem.path || 'body'}: ${problem.rule}`, problem.path || undefined)
 }
 
 function scenarioError(code: string, ctx: RequestContext, message: string | undefined): Response | undefined {

@@ -1,0 +1,111 @@
+/**
+ * Control-plane operations on the element store: add storages, elements and versions, remove
+ * elements and versions, list them. Bodies use the fixture format and are checked the same way;
+ * a bad one answers 400 naming the field.
+ */
+import { ControlError } from '../kernel/errors.js'
+import { parseBody } from '../kernel/validation.js'
+import { ElementFixture, StorageFixture, VersionFixture, type VersionRecord } from './model.js'
+import { toRecord, toRecords } from './records.js'
+import type { ElementStore, ElementSummary } from './store.js'
+
+export interface ElementAdminDeps {
+  readonly baseUrl: string
+  readonly newId: () => string
+}
+
+export interface Where {
+  storage?: string
+  facet?: string
+}
+
+export class ElementAdmin {
+  readonly store: ElementStore
+  readonly #deps: ElementAdminDeps
+
+  constructor(store: ElementStore, deps: ElementAdminDeps) {
+    this.store = store
+    this.#deps = deps
+  }
+
+  listElements(filter: Where): ElementSummary[] {
+    return this.store.summaries(filter)
+  }
+
+  async addStorage(input: unknown): Promise<StorageFixture> {
+    const storage = parseBody(StorageFixture, input, 'storage')
+    if (this.store.storage(storage.collectionId, storage.storageId)) {
+      throw new ControlError(409, `Storage ${storage.collectionId}/${storage.storageId} exists already.`, 'storageId', 'ERR_CONFLICT')
+    }
+    await this.store.addStorage(storage)
+    return storage
+  }
+
+  async addElement(input: unknown): Promise<ElementSummary> {
+    const withId = typeof input === 'object' && input !== null && !('id' in input) ? { ...input, id: this.#deps.newId() } : input
+    const element = parseBody(ElementFixture, withId, 'element')
+    this.#checkPlace(element.storage, element.facet)
+    const records = toRecords(element, { baseUrl: this.#deps.baseUrl, newId: this.#deps.newId })
+    this.#checkNewVersionIds(element.storage, records)
+    await this.store.addElement(element, records)
+    const [collectionId = '', storageId = ''] = element.storage.split('/')
+    return this.store.summary(collectionId, storageId, element.facet, element.id) as ElementSummary
+  }
+
+  async addVersion(elementId: string, input: unknown, where: Where): Promise<ElementSummary> {
+    const found = this.#locate(elementId, where)
+    const version = parseBody(VersionFixture, input, 'version')
+    const [collectionId = '', storageId = ''] = found.storage.split('/')
+    const existing = this.store.elementVersions(collectionId, storageId, found.facet, found.id) ?? []
+    const last = existing[existing.length - 1]
+    const record = toRecord(
+      { facet: found.facet, id: found.id, type: found.type, ...(found.stereotype === undefined ? {} : { stereotype: found.stereotype }), releaseHistory: existing[0]?.derivedReleaseHistory ?? true },
+      version,
+      { collectionId, storageId, seq: (last?.seq ?? -1) + 1, baseUrl: this.#deps.baseUrl, newId: this.#deps.newId },
+    )
+    this.#checkNewVersionIds(found.storage, [record])
+    await this.store.addVersion(record)
+    return this.store.summary(collectionId, storageId, found.facet, found.id) as ElementSummary
+  }
+
+  removeElement(elementId: string, where: Where): void {
+    const found = this.#locate(elementId, where)
+    const [collectionId = '', storageId = ''] = found.storage.split('/')
+    this.store.removeElement(collectionId, storageId, found.facet, found.id)
+  }
+
+  removeVersion(elementId: string, versionId: string, where: Where): void {
+    const found = this.#locate(elementId, where)
+    const [collectionId = '', storageId = ''] = found.storage.split('/')
+    if (found.versions.length === 1 && found.versions[0]?.versionId.toLowerCase() === versionId.toLowerCase()) {
+      throw new ControlError(409, `Version ${versionId} is the only version of element ${elementId}; delete the element instead.`, 'versionId', 'ERR_CONFLICT')
+    }
+    const result = this.store.removeVersion(collectionId, storageId, found.facet, found.id, versionId)
+    if (result === 'no-version') throw new ControlError(404, `Element ${elementId} has no version ${versionId}.`, 'versionId', 'ERR_NOT_FOUND')
+  }
+
+  #checkPlace(storageRef: string, facetName: string): void {
+    const [collectionId = '', storageId = ''] = storageRef.split('/')
+    const storage = this.store.storage(collectionId, storageId)
+    if (!storage) throw new ControlError(400, `Unknown storage ${storageRef}; create it first with POST /__svc-mock/storages.`, 'storage')
+    if (!storage.facets.some((f) => f.name === facetName)) {
+      throw new ControlError(400, `Storage ${storageRef} has no facet "${facetName}" (it has ${storage.facets.map((f) => f.name).join(', ')}).`, 'facet')
+    }
+  }
+
+  #checkNewVersionIds(storageRef: string, records: readonly VersionRecord[]): void {
+    const [collectionId = '', storageId = ''] = storageRef.split('/')
+    for (const record of records) {
+      if (this.store.find(collectionId, storageId, record.versionId, record.versionId)) {
+        throw new ControlError(409, `Version ${record.versionId} exists already in storage ${storageRef}.`, 'versionId', 'ERR_CONFLICT')
+      }
+    }
+  }
+
+  #locate(elementId: string, where: Where): ElementSummary {
+    const matches = this.store.summaries(where).filter((s) => s.id.toLowerCase() === elementId.toLowerCase())
+    if (matches.length === 0) throw new ControlError(404, `No element ${elementId}${where.storage ? ` in ${where.storage}` : ''}${where.facet ? `, facet ${where.facet}` : ''}.`, 'elementId', 'ERR_NOT_FOUND')
+    if (matches.length > 1) throw new ControlError(400, `Element id ${elementId} exists in more than one storage or facet; say which with ?storage=…&facet=….`, 'storage')
+    return matches[0] as ElementSummary
+  }
+}
