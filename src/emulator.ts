@@ -184,14 +184,16 @@ function normalizeOrigin(value: string, option: string): string {
   return url.origin
 }
 
-function settingsSchema(): z.ZodType {
+/** The domains' settings sections, each partial and strict: what a scenario's `settings` may hold. */
+export function settingsSchema(): z.ZodType {
   return z.strictObject({
     auth: AuthSettings.partial().strict().optional(),
     versions: VersionsSettings.partial().strict().optional(),
   })
 }
 
-const FIXTURE_SECTIONS: ReadonlyArray<FixtureSection<unknown>> = [
+/** Every section a fixture document may have. */
+export const FIXTURE_SECTIONS: ReadonlyArray<FixtureSection<unknown>> = [
   usersSection,
   apiKeysSection,
   storagesSection,
