@@ -88,6 +88,48 @@ contract(
       expect((await h.fetch(VERSIONS(), { headers: APP_KEY })).status).toBe(200)
     })
 
+    it('network-error:mode=cut-body: the head arrives, then the body breaks off', async () => {
+      await h.control('POST', '/scenarios/network-error', { params: { mode: 'cut-body' } })
+      const response = await h.fetch(VERSIONS(), { headers: APP_KEY })
+      expect(response.status).toBe(200)
+      await expect(response.text()).rejects.toThrow()
+      await h.control('DELETE', '/scenarios/network-error')
+    })
+
+    it('network-error:mode=empty-reply: no answer at all', async () => {
+      await expect(h.fetch(VERSIONS(), { headers: withScenario('network-error:mode=empty-reply') })).rejects.toThrow(TypeError)
+      const bad = await h.control<{ error: string }>('POST', '/scenarios/network-error', { params: { mode: 'slow' } })
+      expect(bad.status).toBe(400)
+      expect(bad.body.error).toMatch(/must be one of network-error, empty-reply, cut-body/)
+    })
+
+    it('flaky:every=3 fails exactly every third request with 503 and Retry-After', async () => {
+      await h.control('POST', '/scenarios/flaky', { params: { every: 3 } })
+      const statuses: number[] = []
+      for (let i = 0; i < 6; i++) statuses.push((await h.fetch(VERSIONS(), { headers: APP_KEY })).status)
+      expect(statuses).toEqual([200, 200, 503, 200, 200, 503])
+      await h.fetch(VERSIONS(), { headers: APP_KEY })
+      await h.fetch(VERSIONS(), { headers: APP_KEY })
+      const failed = await h.fetch(VERSIONS(), { headers: APP_KEY })
+      expect(failed.status).toBe(503)
+      expect(failed.headers.get('retry-after')).toBe('1')
+      expect(await failed.text()).toBe('Service Unavailable')
+    })
+
+    it('flaky with a seed fails the same requests on every run', async () => {
+      const run = async (): Promise<number[]> => {
+        await h.control('POST', '/reset')
+        await h.control('POST', '/scenarios/flaky', { params: { rate: 0.5, seed: 7 } })
+        const statuses: number[] = []
+        for (let i = 0; i < 12; i++) statuses.push((await h.fetch(VERSIONS(), { headers: APP_KEY })).status)
+        return statuses
+      }
+      const first = await run()
+      expect(await run()).toEqual(first)
+      expect(first).toContain(200)
+      expect(first).toContain(503)
+    })
+
     it('latency: the answer waits for the emulator clock, not the wall clock', async () => {
       await h.control('POST', '/scenarios/latency', { params: { ms: 2000 } })
       let settled = false

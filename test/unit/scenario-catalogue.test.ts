@@ -19,7 +19,7 @@ describe('ScenarioCatalogue', () => {
   it.each([
     [{ description: 'x' }, 'name', /expected string/],
     [{ name: 'Bad Name', description: 'x' }, 'name', /lower-case letters/],
-    [{ name: 'a', description: 'x', rules: [{ fault: 'explode' }] }, 'rules[0].fault', /Invalid option/],
+    [{ name: 'a', description: 'x', rules: [{ fault: 'explode' }] }, 'rules[0].fault', /Invalid/],
     [{ name: 'a', description: 'x', rules: [{ delay: { $param: 'ms' } }] }, 'rules[0].delay', /refers to parameter "ms"/],
     [{ name: 'a', description: 'x', rules: [{ fault: 'network-error', error: 'not-found' }] }, 'rules[0]', /at most one of/],
     [{ name: 'a', description: 'x', colour: 'red' }, '', /unknown field "colour"/],

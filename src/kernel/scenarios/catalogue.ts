@@ -138,7 +138,11 @@ export function coerceParam(value: ParamValue, spec: ParamSpec, source: string, 
     if (value === false || value === 'false') return false
     throw new ScenarioError(source, `params.${key}`, `must be true or false, got "${String(value)}"`)
   }
-  return String(value)
+  const text = String(value)
+  if (spec.oneOf && !spec.oneOf.includes(text)) {
+    throw new ScenarioError(source, `params.${key}`, `must be one of ${spec.oneOf.join(', ')}, got "${text}"`)
+  }
+  return text
 }
 
 /** Replaces every `{"$param": name}` in a JSON value with the parameter's value. */

@@ -13,7 +13,8 @@ import { ScenarioError } from '../errors.js'
 import { routeMatches } from '../journal.js'
 import { mergeSettings, isPlainObject, type SettingsTree } from '../settings.js'
 import { type ScenarioCatalogue, type ScenarioDefinition, fillParams } from './catalogue.js'
-import type { Fault, ParamValue, ScenarioRule } from './schema.js'
+import { SeededIds } from '../ids.js'
+import { FAULTS, type Fault, type ParamValue, type ScenarioRule } from './schema.js'
 
 export type ScenarioLevel = 'run' | 'test' | 'request'
 
@@ -41,6 +42,10 @@ export interface ActiveScenario {
   readonly routes: readonly string[]
   /** Requests left before it switches itself off; Infinity for no limit. */
   remaining: number
+  /** Draws for rules with `probability`, seeded by the `seed` parameter so a run repeats. */
+  readonly random: SeededIds
+  /** Matching requests seen so far, per rule (for `every`). */
+  readonly seen: number[]
 }
 
 export interface ResolvedRule {
@@ -48,6 +53,10 @@ export interface ResolvedRule {
   readonly method: string | undefined
   readonly delay: number
   readonly fault: Fault | undefined
+  /** Share of matching requests the rule applies to; undefined: all. */
+  readonly probability: number | undefined
+  /** Applies to every Nth matching request; undefined or 0: all. */
+  readonly every: number | undefined
   readonly error: string | undefined
   readonly message: string | undefined
   readonly respond: ScenarioRule['respond']
@@ -232,6 +241,8 @@ export class ScenarioEngine {
       settings: isPlainObject(settings) ? settings : undefined,
       routes: routesOf(definition, rules),
       remaining: times ?? Number.POSITIVE_INFINITY,
+      random: new SeededIds(typeof params.seed === 'number' ? params.seed : 1),
+      seen: rules.map(() => 0),
     }
   }
 
@@ -252,9 +263,10 @@ export class ScenarioEngine {
     for (let i = touching.length - 1; i >= 0; i--) {
       const scenario = touching[i]
       if (!scenario) continue
-      for (const rule of scenario.rules) {
+      for (const [index, rule] of scenario.rules.entries()) {
         if (!rule.routes.some((r) => routeMatches(r, routeId))) continue
         if (rule.method !== undefined && rule.method.toUpperCase() !== method) continue
+        if (!fires(scenario, index, rule)) continue
         delayMs += rule.delay
         if (outcome) continue
         if (rule.fault) outcome = { kind: 'fault', fault: rule.fault, scenario: scenario.name }
@@ -315,13 +327,34 @@ export class ScenarioEngine {
   }
 }
 
+/** Whether a matching rule applies to this request: its `every` count and its `probability` draw. */
+function fires(scenario: ActiveScenario, index: number, rule: ResolvedRule): boolean {
+  const seen = (scenario.seen[index] ?? 0) + 1
+  scenario.seen[index] = seen
+  if (rule.every !== undefined && rule.every > 0) return seen % rule.every === 0
+  if (rule.probability !== undefined) return scenario.random.next() / 0x1_0000_0000 < rule.probability
+  return true
+}
+
+function numberParam(value: number | { $param: string } | undefined, params: Readonly<Record<string, ParamValue>>): number | undefined {
+  if (value === undefined) return undefined
+  const n = typeof value === 'number' ? value : Number(params[value.$param])
+  return Number.isFinite(n) ? n : undefined
+}
+
 function resolveRule(rule: ScenarioRule, params: Readonly<Record<string, ParamValue>>): ResolvedRule {
-  const delay = rule.delay === undefined ? 0 : typeof rule.delay === 'number' ? rule.delay : Number(params[rule.delay.$param] ?? 0)
+  const delay = numberParam(rule.delay, params) ?? 0
+  const fault = rule.fault === undefined ? undefined : typeof rule.fault === 'string' ? rule.fault : params[rule.fault.$param]
+  if (fault !== undefined && !(FAULTS as readonly unknown[]).includes(fault)) {
+    throw new ScenarioError('fault', 'fault', `must be one of ${FAULTS.join(', ')}, got "${String(fault)}"`)
+  }
   return {
     routes: typeof rule.route === 'string' ? [rule.route] : rule.route,
     method: rule.method,
-    delay: Number.isFinite(delay) && delay > 0 ? delay : 0,
-    fault: rule.fault,
+    delay: delay > 0 ? delay : 0,
+    fault: fault as Fault | undefined,
+    probability: numberParam(rule.probability, params),
+    every: numberParam(rule.every, params),
     error: rule.error,
     message: rule.message,
     respond: rule.respond ? (fillParams(rule.respond, params) as ScenarioRule['respond']) : undefined,

@@ -2,7 +2,9 @@
  * The scenario file format. A scenario is data: a name, a description for QA, optional
  * parameters, settings it changes (preferred: the real domain logic then produces the behaviour)
  * and rules for the requests it touches (a delay, a network fault, a domain error, a canned answer).
- * Values anywhere in `settings` and the numeric rule fields may be `{"$param": "name"}`.
+ * Values anywhere in `settings`, and a rule's delay, fault, probability and every, may be
+ * `{"$param": "name"}`. A rule with `probability` draws from a generator seeded by the activation's
+ * `seed` parameter (or 1), so a run repeats exactly.
  */
 import { z } from 'zod'
 import { SCENARIO_NAME } from './syntax.js'
@@ -21,6 +23,8 @@ export const ParamSpec = z.strictObject({
   description: z.string().optional(),
   min: z.number().optional(),
   max: z.number().optional(),
+  /** For a string parameter: the values it may take. */
+  oneOf: z.array(z.string()).min(1).optional(),
 })
 export type ParamSpec = z.infer<typeof ParamSpec>
 
@@ -38,7 +42,11 @@ export const ScenarioRule = z
     /** Wait this long on the emulator clock before answering (delays of all matching rules add up). */
     delay: NumberOrParam.optional(),
     /** Answer with a transport failure instead of a response. */
-    fault: z.enum(FAULTS).optional(),
+    fault: z.union([z.enum(FAULTS), ParamRef]).optional(),
+    /** Apply the rule to this share of the requests it matches (0-1), drawn from the activation's seed. */
+    probability: z.union([z.number().min(0).max(1), ParamRef]).optional(),
+    /** Apply the rule to every Nth request it matches; above 0 it replaces `probability`; 0: off. */
+    every: z.union([z.number().int().min(0), ParamRef]).optional(),
     /** Answer with the route's own domain error of this name (`not-found`, `server-error`, …). */
     error: z.string().min(1).optional(),
     /** Text for the domain error, where its wire format has one. */
