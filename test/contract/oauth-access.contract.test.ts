@@ -4,7 +4,7 @@
  * permission; static keys skip the scope check. Run on the versions operation, both transports.
  * The tests pin the signing key through fixtures so they can forge tokens with it.
  */
-import { type JWK, SignJWT, exportJWK, generateKeyPair, importJWK } from 'jose'
+import { type CryptoKey, type JWK, SignJWT, exportJWK, generateKeyPair, importJWK } from 'jose'
 import { expect, it } from 'vitest'
 import { APP_KEY, VERSIONS, contract } from '../support/harness.js'
 import { CI, LIMITED, claims, exchange, getCode, token } from '../support/oauth.js'

@@ -43,7 +43,7 @@ export async function token(h: Harness, params: Record<string, string>, options:
   if (auth === 'basic') headers.authorization = basic(client.id, client.secret)
   if (auth === 'post') Object.assign(all, { client_id: client.id, client_secret: client.secret })
   let path = '/oauth2/token'
-  let body: BodyInit | undefined
+  let body: string | FormData | undefined
   if (encoding === 'urlencoded') {
     body = new URLSearchParams(all).toString()
     headers['content-type'] = 'application/x-www-form-urlencoded'
