@@ -60,6 +60,25 @@ contract(
       })
     }
 
+    it('authorization code and refresh with Client secret basic, for a client registered for it', async () => {
+      await h.emu.oauth.clients.create({ clientId: 'basic-app', name: 'Basic app', grantType: 'authorization_code', authMethod: 'client_secret_basic', redirectUris: ['http://127.0.0.1/callback'] })
+      const secret = (await h.emu.oauth.clients.regenerateSecret('basic-app')).clientSecret
+      const code = await getCode(h, { client_id: 'basic-app' })
+      const issued = await token(h, { grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1:8765/callback' }, { auth: 'basic', client: { id: 'basic-app', secret } })
+      expect(issued.status).toBe(200)
+      const refreshed = await token(h, { grant_type: 'refresh_token', refresh_token: String(issued.body.refresh_token) }, { encoding: 'multipart', auth: 'basic', client: { id: 'basic-app', secret } })
+      expect(refreshed.status).toBe(200)
+      expect((await token(h, { grant_type: 'refresh_token', refresh_token: String(refreshed.body.refresh_token) }, { auth: 'post', client: { id: 'basic-app', secret } })).body.error).toBe('invalid_client')
+    })
+
+    it('gives the same codes, tokens ids and secrets after a reset (seeded generator)', async () => {
+      const first = [await getCode(h), (await h.emu.oauth.clients.create({ name: 'x', grantType: 'client_credentials', authMethod: 'client_secret_basic' })).clientSecret]
+      await h.emu.reset()
+      const second = [await getCode(h), (await h.emu.oauth.clients.create({ name: 'x', grantType: 'client_credentials', authMethod: 'client_secret_basic' })).clientSecret]
+      expect(second).toEqual(first)
+      expect(h.emu.oauth.consents.list('alice').length).toBe(1)
+    })
+
     it('grants every scope of the client when the request names none', async () => {
       const { body } = await token(h, { grant_type: 'client_credentials' })
       expect(String(body.scope).split(' ')).toEqual(EVERY_SCOPE)
