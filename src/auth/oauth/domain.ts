@@ -74,11 +74,13 @@ export class OAuthDomain {
     )
   }
 
-  /** Loads the fixtures' clients and pinned keys; starts making the default key in the background. */
+  /**
+   * Loads the fixtures' clients and pinned keys. Signing keys are made on first use, not here:
+   * making one in the background at start measurably delayed the first answers on a small machine.
+   */
   async load(clients: readonly Sourced<OAuthClient>[], keys: readonly Sourced<SigningKeyFixture>[]): Promise<void> {
     await this.keys.load(keys)
     await this.clients.clients.seed(clients.map((c) => c.value))
-    this.keys.prepare(this.runSettings().tokenAlgorithm)
   }
 
   /** Back to the fixtures' clients and secrets; consents, codes and refresh tokens are dropped. */

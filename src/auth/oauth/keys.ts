@@ -1,8 +1,7 @@
 /**
  * The keys that sign access tokens, one per algorithm (RS256, ES256, ES384, EdDSA). A key is made
- * the first time its algorithm is needed, off the start-up path: the default algorithm's key is
- * started in the background when the emulator is built, so start-up never waits for RSA key
- * generation. Fixtures may pin a key (`signingKeys`) so tokens verify the same across runs. The
+ * the first time its algorithm is needed (the first token or JWKS request), never on the start-up
+ * path, so start-up does not wait for RSA key generation (100-200 ms). Fixtures may pin a key (`signingKeys`) so tokens verify the same across runs. The
  * JWKS lists the public half of every key made so far. Keys survive `reset()`.
  */
 import { type CryptoKey, type JWK, calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK } from 'jose'
@@ -45,11 +44,6 @@ export class SigningKeys {
       this.#keys.set(value.alg, promise)
       this.#ready.push(await promise)
     }
-  }
-
-  /** Starts making the key of `alg` without waiting for it (so the first token is quick). */
-  prepare(alg: TokenAlgorithm): void {
-    this.get(alg).catch(() => undefined)
   }
 
   /** The key that signs tokens with `alg`, made on first use. */
