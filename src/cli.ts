@@ -42,6 +42,9 @@ Options (environment variable in brackets; a flag wins over its variable):
                                                                     [SVC_MOCK_VERSION_LIST_KEY] default elements
   --versions-scope S    OAuth scope the versions operation needs     [SVC_MOCK_VERSIONS_SCOPE] default none
   --static-keys MODE    allowed or rejected (401, as once discontinued) [SVC_MOCK_STATIC_KEYS] default allowed
+  --token-lifetime S    expires_in of access tokens, in seconds     [SVC_MOCK_TOKEN_LIFETIME] default 899
+  --token-algorithm A   RS256, ES256, ES384 or EdDSA                [SVC_MOCK_TOKEN_ALGORITHM] default RS256
+  --consent MODE        auto (consent at once) or page (HTML consent page) [SVC_MOCK_CONSENT] default auto
   -h, --help            this text
   -v, --version         the version
 
@@ -62,6 +65,9 @@ const OPTIONS = {
   'version-list-key': { type: 'string' },
   'versions-scope': { type: 'string' },
   'static-keys': { type: 'string' },
+  'token-lifetime': { type: 'string' },
+  'token-algorithm': { type: 'string' },
+  consent: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const
@@ -141,6 +147,9 @@ type ParsedValues = {
   'version-list-key'?: string
   'versions-scope'?: string
   'static-keys'?: string
+  'token-lifetime'?: string
+  'token-algorithm'?: string
+  consent?: string
   help?: boolean
   version?: boolean
 }
@@ -184,6 +193,9 @@ function serverOptions(values: ParsedValues, env: CliIo['env']): ServerOptions {
   const versionListKey = oneOf('version-list-key', pick(values['version-list-key'], env.SVC_MOCK_VERSION_LIST_KEY), ['elements', 'values', 'both'] as const)
   const versionsScope = pick(values['versions-scope'], env.SVC_MOCK_VERSIONS_SCOPE)
   const staticKeys = oneOf('static-keys', pick(values['static-keys'], env.SVC_MOCK_STATIC_KEYS), ['allowed', 'rejected'] as const)
+  const tokenLifetime = integer('token-lifetime', pick(values['token-lifetime'], env.SVC_MOCK_TOKEN_LIFETIME), 1, 10 * 365 * 24 * 3600)
+  const tokenAlgorithm = oneOf('token-algorithm', pick(values['token-algorithm'], env.SVC_MOCK_TOKEN_ALGORITHM), ['RS256', 'ES256', 'ES384', 'EdDSA'] as const)
+  const consent = oneOf('consent', pick(values.consent, env.SVC_MOCK_CONSENT), ['auto', 'page'] as const)
   if (publicUrl !== undefined) {
     try {
       new URL(publicUrl)
@@ -205,6 +217,9 @@ function serverOptions(values: ParsedValues, env: CliIo['env']): ServerOptions {
     ...(versionListKey === undefined ? {} : { versionListKey }),
     ...(versionsScope === undefined ? {} : { versionsScope }),
     ...(staticKeys === undefined ? {} : { staticKeys }),
+    ...(tokenLifetime === undefined ? {} : { tokenLifetime }),
+    ...(tokenAlgorithm === undefined ? {} : { tokenAlgorithm }),
+    ...(consent === undefined ? {} : { consent }),
   }
 }
 
@@ -284,6 +299,7 @@ function banner(server: RunningServer, options: ServerOptions): string {
     `svc-mock ${VERSION} listening on ${server.url}`,
     '',
     `  REST API ({base_url})   ${base}/{collectionId}/{storageId}/_api/rest/facets/{facetId}/views/{viewId}/elements/{elementId}/versions`,
+    `  OAuth ({auth_url})      ${emu.urls.auth}/oauth2/token, ${emu.urls.auth}/oauth2/authorize, ${emu.urls.auth}/.well-known/openid-configuration`,
     `  Control plane           ${base}/__svc-mock/  (health, reset, scenarios, clock, journal, elements)`,
     '',
     'Default credentials (public test values, from the default fixtures):',
@@ -291,6 +307,7 @@ function banner(server: RunningServer, options: ServerOptions): string {
     '',
     'Try:',
     `  curl -H 'Authorization: AppKey svcmock-app-key' ${sample}`,
+    `  curl -u ci-client:ci-secret -d grant_type=client_credentials ${emu.urls.auth}/oauth2/token`,
     '',
     `Clock: ${clock.mode}${clock.mode === 'real' && clock.timeScale !== 1 ? `, time scale ${clock.timeScale}` : ''}; seed ${emu.seed}.` +
       (on.length > 0 ? ` Scenarios on: ${on.map((s) => s.name).join(', ')}.` : ''),

@@ -9,6 +9,14 @@ import { z } from 'zod'
 import { AccessGate, AuthSettings } from './auth/gate.js'
 import { type ApiKey, Directory, apiKeysSection, describeApiKey, usersSection } from './auth/directory.js'
 import { controlRoutes } from './control/routes.js'
+// --- OAuth (issue 3) ---
+import { type OAuthApi, oauthApi } from './auth/oauth/api.js'
+import { oauthClientsSection } from './auth/oauth/clients.js'
+import { OAuthDomain } from './auth/oauth/domain.js'
+import { signingKeysSection } from './auth/oauth/keys.js'
+import type { TokenAlgorithm } from './auth/settings.js'
+import { oauthControlRoutes } from './control/oauth.js'
+// --- end OAuth ---
 import { Clock, type ClockMode, type ClockOptions, type ClockState } from './kernel/clock.js'
 import { Dispatcher } from './kernel/dispatch.js'
 import { ConfigError, ScenarioError } from './kernel/errors.js'
@@ -67,6 +75,14 @@ export interface EmulatorOptions {
   versionsScope?: string | null
   /** `rejected` makes static keys fail with 401, as once the platform discontinues them. */
   staticKeys?: 'allowed' | 'rejected'
+  // --- OAuth (issue 3) ---
+  /** `expires_in` of access tokens in seconds (default 899). */
+  tokenLifetime?: number
+  /** Algorithm that signs access tokens (default RS256). */
+  tokenAlgorithm?: TokenAlgorithm
+  /** `page` shows the HTML consent page for every client; `auto` (default) consents at once. */
+  consent?: 'auto' | 'page'
+  // --- end OAuth ---
   /** Raw settings, merged over the ones the options above produce. */
   settings?: SettingsTree
 }
@@ -154,6 +170,8 @@ export interface Emulator {
   readonly elements: ElementsApi
   readonly storages: StoragesApi
   readonly apiKeys: ApiKeysApi
+  /** OAuth clients, user consents, and tokens minted without HTTP. */
+  readonly oauth: OAuthApi
   /** Answers a request with no transport at all (what the msw handlers call). */
   handle(request: Request): Promise<Response>
   health(): { status: 'ok'; version: string }
@@ -199,6 +217,8 @@ export const FIXTURE_SECTIONS: ReadonlyArray<FixtureSection<unknown>> = [
   storagesSection,
   elementsSection,
   generateSection,
+  oauthClientsSection,
+  signingKeysSection,
 ] as ReadonlyArray<FixtureSection<unknown>>
 
 /** Builds an emulator without msw (the server uses this; `createEmulator()` adds msw handlers). */
@@ -220,7 +240,12 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   const baseSettings = mergeSettings(
     {
-      auth: { staticKeys: options.staticKeys ?? 'allowed' },
+      auth: {
+        staticKeys: options.staticKeys ?? 'allowed',
+        ...(options.tokenLifetime === undefined ? {} : { tokenLifetime: options.tokenLifetime }),
+        ...(options.tokenAlgorithm === undefined ? {} : { tokenAlgorithm: options.tokenAlgorithm }),
+        ...(options.consent === undefined ? {} : { consent: options.consent }),
+      },
       versions: { listKey: options.versionListKey ?? 'elements', requiredScope: options.versionsScope ?? null },
     },
     options.settings ?? {},
@@ -248,12 +273,14 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
   const directory = new Directory()
   const gate = new AccessGate(directory)
   const versions = new VersionsDomain({ gate, baseUrl: urls.base, newId })
+  const oauth = new OAuthDomain({ gate, directory, authUrl: urls.auth, baseUrl: urls.base, seed, settings: () => baseSettings })
 
   const inputs = options.fixtures === undefined ? [] : Array.isArray(options.fixtures) ? options.fixtures : [options.fixtures]
   const documents = fixtureDocuments([...(options.defaultFixtures === false ? [] : [DEFAULT_FIXTURES_DIR]), ...inputs])
   const loaded = loadSections(documents, FIXTURE_SECTIONS)
   await directory.load(recordsOf(loaded, usersSection), recordsOf(loaded, apiKeysSection))
   await versions.load(recordsOf(loaded, storagesSection), recordsOf(loaded, elementsSection), recordsOf(loaded, generateSection)[0], seed)
+  await oauth.load(recordsOf(loaded, oauthClientsSection), recordsOf(loaded, signingKeysSection))
   ids.reset()
 
   const startup: Array<{ name: string; activation: ScenarioActivation }> = (options.scenarios ?? []).map((item) =>
@@ -317,6 +344,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
       create: async (input) => publicKey(await directory.createApiKey(input, () => ids.token(24))),
       delete: (key) => directory.deleteApiKey(key),
     },
+    oauth: oauthApi(oauth, clock),
     handle: async (request) => materialize(await emulator.handleWith(request, 'in-process')),
     handleWith: (request, transport, signal) => emulator.dispatcher.handle(request, transport, signal),
     health: () => ({ status: 'ok', version: VERSION }),
@@ -328,12 +356,14 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
         origin: definition.origin,
         summary: definition.summary,
       })),
-    credentials: () =>
-      directory.apiKeys.all().map((key: ApiKey) => ({
+    credentials: () => [
+      ...directory.apiKeys.all().map((key: ApiKey) => ({
         kind: key.kind === 'user' ? 'user API key' : 'application key',
         label: key.kind === 'user' ? `acts as ${key.userId ?? '?'}` : key.id,
         value: key.kind === 'user' ? `Authorization: Bearer ${key.key}` : `Authorization: AppKey ${key.key}`,
       })),
+      ...oauthCredentials(oauth),
+    ],
     reset: async () => {
       clock.reset()
       journal.clear()
@@ -342,13 +372,15 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
       ids.reset()
       await directory.reset()
       await versions.reset()
+      gate.reset()
+      await oauth.reset()
     },
     close: async () => {
       clock.close()
     },
   }
 
-  const routes: RouteDefinition[] = [...versions.routes(), ...controlRoutes(emulator)]
+  const routes: RouteDefinition[] = [...oauth.routes(), ...versions.routes(), ...controlRoutes(emulator), ...oauthControlRoutes(emulator)]
   checkScenarioErrors(catalogue, routes)
   dispatcher = new Dispatcher({ clock, journal, scenarios, logger, settings: () => baseSettings, originOf: (kind) => urls[kind] }, routes)
   return emulator
@@ -363,6 +395,15 @@ function parseOne(text: string): { name: string; activation: ScenarioActivation 
 function withoutName(item: { name: string } & ScenarioActivation): ScenarioActivation {
   const { name: _name, ...activation } = item
   return activation
+}
+
+/** The fixtures' OAuth clients, for the start-up banner (the defaults are public test values). */
+function oauthCredentials(oauth: OAuthDomain): CredentialInfo[] {
+  return oauth.clients.all().map((client) => ({
+    kind: 'OAuth client',
+    label: `${client.grantType === 'client_credentials' ? 'client credentials' : 'authorization code'}, ${client.authMethod === 'client_secret_basic' ? 'basic' : 'post'}`,
+    value: `${client.clientId} / ${client.clientSecret}`,
+  }))
 }
 
 function publicKey(key: ApiKey): CreatedApiKey {

@@ -57,3 +57,12 @@ export {
 export { ApiAccessError, type ApiAccessProblem } from './auth/errors.js'
 export { VersionsError, type OperationResultBody } from './versions/errors.js'
 export { PortInUseError } from './adapters/server.js'
+// --- OAuth (issue 3) ---
+export type { CreatedClient, IssueTokenInput, OAuthApi, OAuthClientsApi, OAuthConsentsApi } from './auth/oauth/api.js'
+export type { ClientInfo } from './auth/oauth/clients.js'
+export type { ConsentInfo } from './auth/oauth/consents.js'
+export type { TokenResponse } from './auth/oauth/tokens.js'
+export type { TokenAlgorithm } from './auth/settings.js'
+export { OAuthError, type OAuthErrorCode } from './auth/oauth/errors.js'
+export { RateLimitError } from './auth/errors.js'
+// --- end OAuth ---

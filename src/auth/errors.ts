@@ -1,8 +1,9 @@
 /**
  * Errors of the API access gate and their default wire format, the platform's common error
  * catalogue: 401 `{"error":"Unauthorized"}` with `WWW-Authenticate: Bearer`, the documented 401
- * text for a malformed header, 403 `ADMIN_ACCESS_ERROR`. Routes with their own error body (the
- * versions operation) render the same errors their way from `status` and `message`.
+ * text for a malformed header, 403 `ADMIN_ACCESS_ERROR`, 429 `LIMIT_RATE_EXCEEDED`. Routes with
+ * their own error body (the versions operation) render the access errors their way from `status`
+ * and `message`; the rate-limit answer is the same on every route.
  */
 import { HttpError } from '../kernel/errors.js'
 import { json, text } from '../kernel/http.js'
@@ -54,5 +55,32 @@ export class ApiAccessError extends HttpError {
     }
     if (this.problem === 'static-keys-rejected') return json({ error: 'Unauthorized', message: this.message }, { status: 401, headers })
     return json({ error: 'Unauthorized' }, { status: 401, headers })
+  }
+}
+
+/** 429 from the platform's rate limit; its body and headers are the same on every route. */
+export class RateLimitError extends HttpError {
+  readonly status = 429
+  readonly limit: number
+  readonly resetSeconds: number
+  constructor(message: string, limit: number, resetSeconds: number) {
+    super('ERR_RATE_LIMIT', message)
+    this.limit = limit
+    this.resetSeconds = resetSeconds
+  }
+
+  toResponse(): Response {
+    return json(
+      { title: 'Rate limit exceeded', status: 429, detail: this.message, errorCode: 'LIMIT_RATE_EXCEEDED' },
+      {
+        status: 429,
+        headers: {
+          'x-ratelimit-limit': String(this.limit),
+          'x-ratelimit-remaining': '0',
+          'x-ratelimit-reset': String(this.resetSeconds),
+          [REASON_HEADER]: this.message,
+        },
+      },
+    )
   }
 }

@@ -3,14 +3,16 @@
  * (credentials in the URL or body are ignored, as on the platform), resolves an identity with its
  * permissions and scopes, and refuses with the platform's wire format. `Bearer` carries an OAuth
  * access token or a user API key; `AppKey` an application key. Static-key calls are answered with
- * `Deprecation: true`.
+ * `Deprecation: true`. When the settings set a rate limit, the gate counts every call.
  */
-import { z } from 'zod'
 import type { RequestContext } from '../kernel/route.js'
-import { readSection } from '../kernel/settings.js'
 import type { Directory } from './directory.js'
 import { ApiAccessError, MALFORMED_HEADER_TEXT } from './errors.js'
 import { type Permission, describePermission, hasPermission } from './permissions.js'
+import { RateLimiter } from './rate-limit.js'
+import { authSettings } from './settings.js'
+
+export { AuthSettings, authSettings } from './settings.js'
 
 export type IdentityKind = 'user-api-key' | 'app-key' | 'client' | 'user'
 
@@ -40,22 +42,13 @@ export interface AccessRequirement {
  */
 export type BearerVerifier = (token: string, ctx: RequestContext) => Promise<Identity | undefined>
 
-export const AuthSettings = z.object({
-  /** `rejected` makes every static-key call fail with 401, as once static keys are discontinued. */
-  staticKeys: z.enum(['allowed', 'rejected']).default('allowed'),
-})
-export type AuthSettings = z.infer<typeof AuthSettings>
-
-export function authSettings(ctx: RequestContext): AuthSettings {
-  return readSection(ctx.settings, 'auth', AuthSettings)
-}
-
 const BEARER = /^bearer\s+/i
 const APPKEY = /^appkey\s+/i
 
 export class AccessGate {
   readonly #directory: Directory
   readonly #verifiers: BearerVerifier[] = []
+  readonly #limiter = new RateLimiter()
 
   constructor(directory: Directory) {
     this.#directory = directory
@@ -66,11 +59,23 @@ export class AccessGate {
     this.#verifiers.push(verifier)
   }
 
-  /** Authenticates and authorizes in one step; the identity is recorded on the request context. */
+  /**
+   * Authenticates, counts the call against the rate limit (when one is set) and authorizes; the
+   * identity is recorded on the request context. The `insufficient-permissions` setting leaves
+   * every identity without permissions, so the real check answers 403.
+   */
   async check(ctx: RequestContext, requirement: AccessRequirement = {}): Promise<Identity> {
-    const identity = await this.authenticate(ctx)
+    let identity = await this.authenticate(ctx)
+    const settings = authSettings(ctx)
+    if (settings.rateLimit) this.#limiter.check(ctx, `${identity.kind}:${identity.subject}`, settings.rateLimit)
+    if (settings.permissions === 'none') identity = { ...identity, permissions: [] }
     this.authorize(identity, requirement)
     return identity
+  }
+
+  /** Forgets the rate-limit windows (on emulator reset). */
+  reset(): void {
+    this.#limiter.reset()
   }
 
   async authenticate(ctx: RequestContext): Promise<Identity> {

@@ -6,7 +6,7 @@
 import type { Clock } from './clock.js'
 import { HttpError, SvcMockError, UnknownScenarioError } from './errors.js'
 import { deferredBody, faultOf, faultResponse, json, peekText, text } from './http.js'
-import { type Journal, type JournalEntry, type Transport, redactHeaders, redactPath, redactValue } from './journal.js'
+import { type Journal, type JournalEntry, type Transport, redactHeaders, redactPath, redactResponseHeaders, redactValue } from './journal.js'
 import type { Logger } from './logger.js'
 import { compilePattern, type CompiledPattern, RouteTable } from './router.js'
 import type { OriginKind, RequestContext, RouteDefinition } from './route.js'
@@ -101,8 +101,13 @@ export class Dispatcher {
       ? { scenarios: [], settings: this.#services.settings(), delayMs: 0, outcome: undefined }
       : scenarios.decide(definition.id, request.method, { webhook: params.token }, perRequest)
 
+    // The body limit wraps the request before the context is made, so what a resolver records on
+    // the context (identity, journalBody) is on the one object the journal reads.
+    const limit = definition.bodyLimit ?? DEFAULT_BODY_LIMIT
+    const length = Number(request.headers.get('content-length') ?? Number.NaN)
+    const limited = request.body && !Number.isFinite(length) ? limitBody(request, limit) : request
     const ctx: RequestContext = {
-      request,
+      request: limited,
       url,
       routeId: definition.id,
       params,
@@ -119,11 +124,8 @@ export class Dispatcher {
     const run = async (): Promise<Response> => {
       if (decision.delayMs > 0) await clock.waitUntil(receivedAt + decision.delayMs, signal)
       if (decision.outcome) return this.#scenarioAnswer(definition, ctx, decision.outcome)
-      const limit = definition.bodyLimit ?? DEFAULT_BODY_LIMIT
-      const length = Number(request.headers.get('content-length') ?? Number.NaN)
       if (Number.isFinite(length) && length > limit) throw new PayloadTooLargeError(limit)
-      const limited = request.body && !Number.isFinite(length) ? limitBody(request, limit) : request
-      return await definition.resolve(limited === request ? ctx : { ...ctx, request: limited })
+      return await definition.resolve(ctx)
     }
 
     let response: Response
@@ -260,7 +262,7 @@ export class Dispatcher {
         ...(ctx?.journalBody === undefined ? {} : { body: redactValue(ctx.journalBody) }),
       },
       response: {
-        headers: fault && fault !== 'cut-body' ? {} : Object.fromEntries(response.headers),
+        headers: fault && fault !== 'cut-body' ? {} : redactResponseHeaders(response.headers),
         ...journalResponseBody(response, definition),
       },
     }
@@ -276,7 +278,15 @@ function journalResponseBody(response: Response, definition: RouteDefinition | u
   const type = response.headers.get('content-type') ?? ''
   if (!/json|text|xml|html|form/.test(type)) return {}
   const bodyText = peekText(response)
-  return bodyText === undefined ? {} : { body: bodyText }
+  if (bodyText === undefined) return {}
+  if (definition?.secretResponse) {
+    try {
+      return { body: JSON.stringify(redactValue(JSON.parse(bodyText))) }
+    } catch {
+      return {}
+    }
+  }
+  return { body: bodyText }
 }
 
 /** A copy of the request whose body fails with PayloadTooLargeError past `limit` bytes. */

@@ -178,6 +178,35 @@ export function redactHeaders(headers: Headers): Record<string, string> {
   return out
 }
 
+/**
+ * Response headers as a plain object, with secrets out: a redirect's `Location` keeps its address
+ * but not the values of secret parameters (an authorization code), and `Set-Cookie` is redacted.
+ */
+export function redactResponseHeaders(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {}
+  headers.forEach((value, name) => {
+    if (name === 'set-cookie') out[name] = REDACTED
+    else if (name === 'location') out[name] = redactLocation(value)
+    else out[name] = value
+  })
+  return out
+}
+
+function redactLocation(value: string): string {
+  const q = value.indexOf('?')
+  if (q < 0) return value
+  const h = value.indexOf('#', q)
+  const params = new URLSearchParams(value.slice(q + 1, h < 0 ? undefined : h))
+  let changed = false
+  for (const key of new Set(params.keys())) {
+    if (isSecretKey(key)) {
+      params.set(key, REDACTED)
+      changed = true
+    }
+  }
+  return changed ? `${value.slice(0, q)}?${params.toString()}${h < 0 ? '' : value.slice(h)}` : value
+}
+
 export function isSecretKey(key: string): boolean {
   return SECRET_KEYS.has(key.toLowerCase())
 }

@@ -50,6 +50,8 @@ export interface RouteDefinition {
   readonly control?: boolean
   /** Not recorded in the journal (the journal's own routes, health, the dashboard's files). */
   readonly unjournaled?: boolean
+  /** The JSON answer carries secrets (tokens): the journal keeps it with secret fields redacted. */
+  readonly secretResponse?: boolean
   resolve(ctx: RequestContext): Promise<Response> | Response
   /** Renders an error thrown while resolving, in this route's wire format. */
   renderError?(error: HttpError, ctx: RequestContext): Response

@@ -4,7 +4,7 @@
  * The platform renders both enums as strings. Every 4xx of the operation uses it, 401 and 403
  * included (`type` `Unauthorized`).
  */
-import { ApiAccessError } from '../auth/errors.js'
+import { ApiAccessError, RateLimitError } from '../auth/errors.js'
 import { HttpError } from '../kernel/errors.js'
 import { json } from '../kernel/http.js'
 
@@ -38,8 +38,12 @@ export class VersionsError extends HttpError {
 export const badRequest = (message: string): VersionsError => new VersionsError(400, message)
 export const notFound = (message: string): VersionsError => new VersionsError(404, message)
 
-/** Any error of the route, in the operation's own body (the gate's 401/403 keep their headers). */
+/**
+ * Any error of the route, in the operation's own body (the gate's 401/403 keep their headers).
+ * The platform's rate-limit answer (429) is the same on every API, so it keeps its own body.
+ */
 export function renderVersionsError(error: HttpError): Response {
+  if (error instanceof RateLimitError) return error.toResponse()
   if (error instanceof ApiAccessError) {
     return json(operationResult([error.message], 'Unauthorized'), { status: error.status, headers: error.headers() })
   }

@@ -1,0 +1,108 @@
+/**
+ * The OAuth operations of the emulator object (`emu.oauth`), which the control plane translates
+ * one for one: clients (create with the secret shown once, read without it, delete, regenerate
+ * the secret), a user's consents (list, revoke) and `issueToken()`, which mints an access token
+ * without HTTP, as the token endpoint would.
+ */
+import type { Clock } from '../../kernel/clock.js'
+import { ControlError } from '../../kernel/errors.js'
+import { type ClientInfo, describeClient } from './clients.js'
+import type { ConsentInfo } from './consents.js'
+import type { OAuthDomain } from './domain.js'
+import { grantScopes } from './scopes.js'
+import type { TokenResponse } from './tokens.js'
+
+export interface CreatedClient extends ClientInfo {
+  /** Shown here only, as on the platform. */
+  clientSecret: string
+}
+
+export interface IssueTokenInput {
+  clientId: string
+  /** Space-separated string or list; default: all of the client's scopes. */
+  scope?: string | readonly string[]
+  /** For an authorization code client: the user the token acts for (default `alice`). */
+  userId?: string
+}
+
+export interface OAuthClientsApi {
+  list(): ClientInfo[]
+  get(clientId: string): ClientInfo | undefined
+  create(input: unknown): Promise<CreatedClient>
+  delete(clientId: string): boolean
+  /** A new secret; the old one stops working at once. */
+  regenerateSecret(clientId: string): Promise<{ clientId: string; clientSecret: string }>
+}
+
+export interface OAuthConsentsApi {
+  /** The clients the user consented to; unknown user: ControlError 404. */
+  list(userId: string): ConsentInfo[]
+  /** Revokes the consent: that client's refresh tokens for this user stop working. */
+  revoke(userId: string, clientId: string): boolean
+}
+
+export interface OAuthApi {
+  readonly clients: OAuthClientsApi
+  readonly consents: OAuthConsentsApi
+  /** Mints an access token without HTTP (run settings: lifetime, algorithm; emulator clock). */
+  issueToken(input: IssueTokenInput): Promise<TokenResponse>
+}
+
+const newSecret = (domain: OAuthDomain): string => domain.ids.token(40)
+
+export function oauthApi(domain: OAuthDomain, clock: Clock): OAuthApi {
+  const { clients, consents, deps } = domain
+  return {
+    clients: {
+      list: () => clients.all().map(describeClient),
+      get: (clientId) => {
+        const client = clients.get(clientId)
+        return client ? describeClient(client) : undefined
+      },
+      create: async (input) => {
+        const client = await clients.create(input, { uuid: () => domain.ids.uuid(), secret: () => newSecret(domain) })
+        return { ...describeClient(client), clientSecret: client.clientSecret }
+      },
+      delete: (clientId) => {
+        const deleted = clients.delete(clientId)
+        if (deleted) consents.forgetClient(clientId)
+        return deleted
+      },
+      regenerateSecret: async (clientId) => {
+        const client = await clients.regenerateSecret(clientId, newSecret(domain))
+        return { clientId: client.clientId, clientSecret: client.clientSecret }
+      },
+    },
+    consents: {
+      list: (userId) => {
+        if (!deps.directory.user(userId)) throw new ControlError(404, `No user ${userId}.`, 'userId', 'ERR_NOT_FOUND')
+        return consents.ofUser(userId).map((c) => ({
+          clientId: c.clientId,
+          clientName: clients.get(c.clientId)?.name ?? c.clientId,
+          scopes: c.scopes,
+          grantedAt: c.grantedAt,
+        }))
+      },
+      revoke: (userId, clientId) => consents.revoke(userId, clientId),
+    },
+    issueToken: async (input) => {
+      const client = clients.get(input.clientId)
+      if (!client) throw new ControlError(404, `No OAuth client ${input.clientId}.`, 'clientId', 'ERR_NOT_FOUND')
+      const requested = input.scope === undefined ? undefined : typeof input.scope === 'string' ? input.scope.split(' ').filter((s) => s !== '') : [...input.scope]
+      const granted = grantScopes(requested, client.scopes)
+      if ('problem' in granted) throw new ControlError(400, granted.problem, 'scope')
+      let userId: string | undefined
+      if (client.grantType === 'authorization_code') {
+        userId = input.userId ?? 'alice'
+        if (!deps.directory.user(userId)) throw new ControlError(400, `No user ${userId}.`, 'userId')
+      } else if (input.userId !== undefined) {
+        throw new ControlError(400, `Client ${client.clientId} uses client credentials: its tokens act as the client, not for a user. Leave userId out.`, 'userId')
+      }
+      const settings = domain.runSettings()
+      return await domain.issuer.issue(
+        { clientId: client.clientId, scopes: granted.scopes, ...(userId === undefined ? {} : { userId }) },
+        { now: clock.now(), lifetime: settings.tokenLifetime, algorithm: settings.tokenAlgorithm },
+      )
+    },
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * OAuth clients, as an administrator configures them on the platform: name, grant type,
+ * authentication method, scopes, permissions (a scope never adds one) and redirect URIs. The
+ * client ID is issued at creation and the secret is shown once; regenerating the secret makes the
+ * old one fail at once. Records are replaced, never mutated, so a reset restores them cheaply.
+ */
+import { z } from 'zod'
+import { ControlError } from '../../kernel/errors.js'
+import type { FixtureSection } from '../../kernel/fixtures.js'
+import { IndexedCollection } from '../../kernel/store.js'
+import { firstProblem } from '../../kernel/validation.js'
+import { Permission } from '../permissions.js'
+import { SCOPE_NAMES, Scope } from './scopes.js'
+
+export const GRANT_TYPES = ['client_credentials', 'authorization_code'] as const
+export type ClientGrantType = (typeof GRANT_TYPES)[number]
+export const AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const
+export type AuthMethod = (typeof AUTH_METHODS)[number]
+
+/** The platform's labels (`Client Credentials`, `Client secret basic`) are accepted as well as the RFC names. */
+const LABELS: Record<string, string> = {
+  'client credentials': 'client_credentials',
+  'authorization code': 'authorization_code',
+  'client secret basic': 'client_secret_basic',
+  'client secret post': 'client_secret_post',
+}
+const normalized = <T extends readonly [string, ...string[]]>(values: T): z.ZodType<T[number]> =>
+  z.preprocess((v) => (typeof v === 'string' ? (LABELS[v.trim().toLowerCase()] ?? v) : v), z.enum(values))
+
+const RedirectUri = z.string().refine(
+  (value) => {
+    try {
+      const url = new URL(value)
+      return url.hash === '' && /^[a-z][a-z0-9+.-]*:$/.test(url.protocol)
+    } catch {
+      return false
+    }
+  },
+  { message: 'must be an absolute URI without a fragment, e.g. http://127.0.0.1/callback' },
+)
+
+const clientFields = {
+  name: z.string().min(1),
+  grantType: normalized(GRANT_TYPES),
+  authMethod: normalized(AUTH_METHODS),
+  scopes: z.array(Scope).default([...SCOPE_NAMES]),
+  permissions: z.array(Permission).default([]),
+  redirectUris: z.array(RedirectUri).default([]),
+  /** `page` always asks the user on a consent page; `auto` follows the run's consent setting. */
+  consent: z.enum(['auto', 'page']).default('auto'),
+  /** `required`: an authorization request without a PKCE code_challenge is refused. */
+  pkce: z.enum(['optional', 'required']).default('optional'),
+}
+
+export const OAuthClient = z.strictObject({
+  clientId: z.string().min(1),
+  clientSecret: z.string().min(1),
+  ...clientFields,
+})
+export type OAuthClient = z.infer<typeof OAuthClient>
+
+export const oauthClientsSection: FixtureSection<OAuthClient> = { name: 'oauthClients', schema: OAuthClient, key: (c) => c.clientId }
+
+const CreateClientBody = z.strictObject({ ...clientFields, clientId: z.string().min(1).optional() })
+
+/** A client as the control plane shows it: everything but the secret. */
+export type ClientInfo = Omit<OAuthClient, 'clientSecret'>
+
+export function describeClient(client: OAuthClient): ClientInfo {
+  const { clientSecret: _secret, ...info } = client
+  return info
+}
+
+export class ClientRegistry {
+  readonly clients = new IndexedCollection(OAuthClient, (c) => c.clientId)
+
+  get(clientId: string): OAuthClient | undefined {
+    return this.clients.get(clientId)
+  }
+
+  all(): OAuthClient[] {
+    return this.clients.all()
+  }
+
+  async create(input: unknown, ids: { uuid: () => string; secret: () => string }): Promise<OAuthClient> {
+    const parsed = CreateClientBody.safeParse(input)
+    if (!parsed.success) {
+      const problem = firstProblem(parsed.error)
+      throw new ControlError(400, `Invalid OAuth client: ${problem.path || 'body'}: ${problem.rule}`, problem.path || undefined)
+    }
+    const { clientId, ...fields } = parsed.data
+    const id = clientId ?? ids.uuid()
+    if (this.clients.has(id)) throw new ControlError(409, `An OAuth client with the id ${id} exists already.`, 'clientId', 'ERR_CONFLICT')
+    return await this.clients.insert({ clientId: id, clientSecret: ids.secret(), ...fields })
+  }
+
+  /** Issues a new secret; the old one stops working at once. */
+  async regenerateSecret(clientId: string, secret: string): Promise<OAuthClient> {
+    const client = this.require(clientId)
+    return await this.clients.insert({ ...client, clientSecret: secret })
+  }
+
+  delete(clientId: string): boolean {
+    return this.clients.delete(clientId)
+  }
+
+  require(clientId: string): OAuthClient {
+    const client = this.get(clientId)
+    if (!client) throw new ControlError(404, `No OAuth client ${clientId}.`, 'clientId', 'ERR_NOT_FOUND')
+    return client
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * The OAuth 2.0 authorization server: its stores (clients, consents, codes, refresh tokens), its
+ * signing keys, its routes (`auth.token`, `auth.authorize`, `auth.consent`, `auth.discovery`,
+ * `auth.jwks`) and the access-token verifier it plugs into the API access gate. Ids, secrets,
+ * codes and refresh tokens come from its own seeded generator, so runs are repeatable.
+ */
+import { SeededIds } from '../../kernel/ids.js'
+import { json } from '../../kernel/http.js'
+import type { Sourced } from '../../kernel/fixtures.js'
+import type { RequestContext, RouteDefinition } from '../../kernel/route.js'
+import { type SettingsTree, readSection } from '../../kernel/settings.js'
+import type { Directory } from '../directory.js'
+import type { AccessGate } from '../gate.js'
+import { AuthSettings, authSettings } from '../settings.js'
+import { authorize, authorizeParams } from './authorize.js'
+import { authenticateClient } from './client-auth.js'
+import { ClientRegistry, type OAuthClient } from './clients.js'
+import { CodeStore } from './codes.js'
+import { ConsentStore } from './consents.js'
+import { discoveryResponse } from './discovery.js'
+import { NO_STORE, TOKEN_SCENARIO_ERRORS, invalidRequest, tokenScenarioError, unsupportedGrantType } from './errors.js'
+import { authorizationCodeGrant } from './grants/authorization-code.js'
+import { clientCredentialsGrant } from './grants/client-credentials.js'
+import type { GrantHandler, GrantServices } from './grants/grant.js'
+import { refreshTokenGrant } from './grants/refresh-token.js'
+import { type SigningKeyFixture, SigningKeys } from './keys.js'
+import { RefreshTokenStore } from './refresh-tokens.js'
+import { readTokenParams } from './token-request.js'
+import { TokenIssuer } from './tokens.js'
+import { accessTokenVerifier } from './verify.js'
+
+const GRANTS: Readonly<Record<string, GrantHandler>> = {
+  client_credentials: clientCredentialsGrant,
+  authorization_code: authorizationCodeGrant,
+  refresh_token: refreshTokenGrant,
+}
+
+export interface OAuthDeps {
+  readonly gate: AccessGate
+  readonly directory: Directory
+  readonly authUrl: string
+  readonly baseUrl: string
+  readonly seed: number
+  /** The run's settings (without scenarios): what `issueToken()` and key preparation read. */
+  readonly settings: () => SettingsTree
+}
+
+export class OAuthDomain {
+  readonly clients = new ClientRegistry()
+  readonly consents = new ConsentStore()
+  readonly codes = new CodeStore()
+  readonly refreshTokens = new RefreshTokenStore()
+  readonly keys = new SigningKeys()
+  readonly issuer: TokenIssuer
+  readonly deps: OAuthDeps
+  readonly ids: SeededIds
+  readonly #services: GrantServices
+
+  constructor(deps: OAuthDeps) {
+    this.deps = deps
+    // A generator of its own (from the run's seed), so OAuth traffic never shifts other domains' ids.
+    this.ids = new SeededIds((deps.seed ^ 0x0a0a7001) >>> 0)
+    this.issuer = new TokenIssuer({ keys: this.keys, issuer: deps.authUrl, audience: deps.baseUrl, newId: () => this.ids.uuid() })
+    this.#services = {
+      issuer: this.issuer,
+      codes: this.codes,
+      refreshTokens: this.refreshTokens,
+      consents: this.consents,
+      directory: deps.directory,
+      newToken: () => this.ids.token(48),
+    }
+    deps.gate.addVerifier(
+      accessTokenVerifier({ keys: this.keys, clients: this.clients, directory: deps.directory, issuer: deps.authUrl, audience: deps.baseUrl }),
+    )
+  }
+
+  /**
+   * Loads the fixtures' clients and pinned keys. Signing keys are made on first use, not here:
+   * making one in the background at start measurably delayed the first answers on a small machine.
+   */
+  async load(clients: readonly Sourced<OAuthClient>[], keys: readonly Sourced<SigningKeyFixture>[]): Promise<void> {
+    await this.keys.load(keys)
+    await this.clients.clients.seed(clients.map((c) => c.value))
+  }
+
+  /** Back to the fixtures' clients and secrets; consents, codes and refresh tokens are dropped. */
+  async reset(): Promise<void> {
+    this.ids.reset()
+    await this.clients.clients.reset()
+    await this.consents.consents.reset()
+    await this.codes.codes.reset()
+    await this.refreshTokens.tokens.reset()
+  }
+
+  runSettings(): AuthSettings {
+    return readSection(this.deps.settings(), 'auth', AuthSettings)
+  }
+
+  get services(): GrantServices {
+    return this.#services
+  }
+
+  routes(): RouteDefinition[] {
+    return [
+      {
+        id: 'auth.token',
+        method: 'POST',
+        path: '/oauth2/token',
+        origin: 'auth',
+        summary: 'Token endpoint: client_credentials, authorization_code and refresh_token grants',
+        bodyLimit: 64 * 1024,
+        secretResponse: true,
+        resolve: (ctx) => this.#token(ctx),
+        scenarioErrors: TOKEN_SCENARIO_ERRORS,
+        scenarioError: (code, _ctx, message) => tokenScenarioError(code, message),
+      },
+      {
+        id: 'auth.authorize',
+        method: 'GET',
+        path: '/oauth2/authorize',
+        origin: 'auth',
+        summary: 'Authorize step of the authorization code grant: consent, then a redirect with a single-use code',
+        resolve: async (ctx) => {
+          const { params } = await authorizeParams(ctx)
+          return await authorize(ctx, params, this.#authorizeDeps())
+        },
+      },
+      {
+        id: 'auth.consent',
+        method: 'POST',
+        path: '/oauth2/authorize',
+        origin: 'auth',
+        summary: 'The consent page\'s form: Allow or Deny',
+        bodyLimit: 64 * 1024,
+        resolve: async (ctx) => {
+          const { params, decision } = await authorizeParams(ctx)
+          return await authorize(ctx, params, this.#authorizeDeps(), decision)
+        },
+      },
+      {
+        id: 'auth.discovery',
+        method: 'GET',
+        path: '/.well-known/openid-configuration',
+        origin: 'auth',
+        summary: 'Authorization server metadata (OpenID discovery document)',
+        resolve: () => discoveryResponse(this.deps.authUrl),
+      },
+      {
+        id: 'auth.jwks',
+        method: 'GET',
+        path: '/.well-known/jwks.json',
+        origin: 'auth',
+        summary: 'The public keys that verify access tokens (JWKS)',
+        resolve: async (ctx) => json(await this.keys.jwks(authSettings(ctx).tokenAlgorithm)),
+      },
+    ]
+  }
+
+  async #token(ctx: RequestContext): Promise<Response> {
+    const params = await readTokenParams(ctx)
+    const client = authenticateClient(ctx, params, this.clients)
+    const grantType = params.get('grant_type')
+    if (grantType === undefined) {
+      throw invalidRequest('The parameter "grant_type" is missing: send client_credentials, authorization_code or refresh_token.')
+    }
+    const grant = Object.hasOwn(GRANTS, grantType) ? GRANTS[grantType] : undefined
+    if (!grant) {
+      throw unsupportedGrantType(`The grant_type "${grantType}" is not supported. Supported: client_credentials, authorization_code, refresh_token.`)
+    }
+    const body = await grant({ ctx, params, client, settings: authSettings(ctx) }, this.#services)
+    return json(body, { status: 200, headers: NO_STORE })
+  }
+
+  #authorizeDeps(): Parameters<typeof authorize>[2] {
+    return {
+      clients: this.clients,
+      directory: this.deps.directory,
+      consents: this.consents,
+      codes: this.codes,
+      authOrigin: this.deps.authUrl,
+      newCode: () => this.ids.token(32),
+      newId: () => this.ids.uuid(),
+    }
+  }
+}

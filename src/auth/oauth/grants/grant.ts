@@ -1,0 +1,55 @@
+/**
+ * What every grant handler receives: the request, its parameters, the authenticated client and
+ * the settings in effect, plus the stores and the token issuer. One handler per grant type.
+ */
+import type { RequestContext } from '../../../kernel/route.js'
+import type { Directory } from '../../directory.js'
+import type { AuthSettings } from '../../settings.js'
+import type { OAuthClient } from '../clients.js'
+import type { CodeStore } from '../codes.js'
+import type { ConsentStore } from '../consents.js'
+import type { RefreshTokenStore } from '../refresh-tokens.js'
+import type { TokenParams } from '../token-request.js'
+import type { AccessTokenGrant, TokenIssuer, TokenResponse } from '../tokens.js'
+
+export interface GrantRequest {
+  readonly ctx: RequestContext
+  readonly params: TokenParams
+  readonly client: OAuthClient
+  readonly settings: AuthSettings
+}
+
+export interface GrantServices {
+  readonly issuer: TokenIssuer
+  readonly codes: CodeStore
+  readonly refreshTokens: RefreshTokenStore
+  readonly consents: ConsentStore
+  readonly directory: Directory
+  /** A new opaque value (refresh tokens) from the run's seeded generator. */
+  readonly newToken: () => string
+}
+
+export type GrantHandler = (request: GrantRequest, services: GrantServices) => Promise<TokenResponse>
+
+/** Signs an access token with the lifetime and algorithm the settings say. */
+export function accessToken(request: GrantRequest, services: GrantServices, grant: AccessTokenGrant): Promise<TokenResponse> {
+  return services.issuer.issue(grant, {
+    now: request.ctx.receivedAt,
+    lifetime: request.settings.tokenLifetime,
+    algorithm: request.settings.tokenAlgorithm,
+  })
+}
+
+/** Adds a new refresh token, bound to the consent, to a code-grant token response. */
+export async function withRefreshToken(
+  response: TokenResponse,
+  request: GrantRequest,
+  services: GrantServices,
+  binding: { userId: string; consentId: string; scopes: readonly string[] },
+): Promise<TokenResponse> {
+  const refresh = await services.refreshTokens.issue(
+    { token: services.newToken(), clientId: request.client.clientId, userId: binding.userId, consentId: binding.consentId, scopes: [...binding.scopes] },
+    request.ctx.receivedAt,
+  )
+  return { ...response, refresh_token: refresh.token }
+}

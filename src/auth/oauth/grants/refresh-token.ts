@@ -1,0 +1,38 @@
+/**
+ * The refresh token grant: a new access token for the user of the original consent, and a new
+ * refresh token (rotation: the presented one is then used up). It fails with `invalid_grant` when
+ * the token is unknown, used, expired (30 days), another client's, or its consent was revoked.
+ * `scope` may narrow the access token's scopes, never widen them.
+ */
+import { invalidGrant, invalidRequest, invalidScope, unauthorizedClient } from '../errors.js'
+import { parseScopeParam } from '../scopes.js'
+import type { TokenResponse } from '../tokens.js'
+import { type GrantRequest, type GrantServices, accessToken, withRefreshToken } from './grant.js'
+
+export async function refreshTokenGrant(request: GrantRequest, services: GrantServices): Promise<TokenResponse> {
+  const { client, params, ctx } = request
+  if (client.grantType !== 'authorization_code') {
+    throw unauthorizedClient(`Client "${client.clientId}" has no refresh tokens: they are issued with the authorization code grant only. Run the client credentials grant again instead.`)
+  }
+  const value = params.get('refresh_token')
+  if (value === undefined) throw invalidRequest('The parameter "refresh_token" is missing.')
+  const token = services.refreshTokens.get(value)
+  if (!token) throw invalidGrant('The refresh token is not valid.')
+  if (token.used) throw invalidGrant('The refresh token was already used. Refresh tokens are rotated on every use: keep the newest one from the last token response.')
+  if (token.clientId !== client.clientId) throw invalidGrant('The refresh token was issued to another client.')
+  if (ctx.receivedAt >= token.expiresAt) throw invalidGrant('The refresh token expired (refresh tokens are valid for 30 days). Run the authorization again.')
+  const consent = services.consents.get(token.userId, client.clientId)
+  if (!consent || consent.id !== token.consentId) {
+    throw invalidGrant(`The user ${token.userId} revoked the consent for client "${client.clientId}". Run the authorization again to ask for consent.`)
+  }
+  if (!services.directory.user(token.userId)) throw invalidGrant(`The user ${token.userId} no longer exists.`)
+
+  const requested = parseScopeParam(params.get('scope'))
+  const extra = requested?.find((s) => !token.scopes.includes(s))
+  if (extra !== undefined) {
+    throw invalidScope(`The scope "${extra}" was not granted with this refresh token (granted: ${token.scopes.join(' ')}). A refresh may only narrow the scopes.`)
+  }
+  await services.refreshTokens.markUsed(token)
+  const response = await accessToken(request, services, { clientId: client.clientId, userId: token.userId, scopes: requested ?? token.scopes })
+  return await withRefreshToken(response, request, services, { userId: token.userId, consentId: token.consentId, scopes: token.scopes })
+}

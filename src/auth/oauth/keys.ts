@@ -1,0 +1,95 @@
+/**
+ * The keys that sign access tokens, one per algorithm (RS256, ES256, ES384, EdDSA). A key is made
+ * the first time its algorithm is needed (the first token or JWKS request), never on the start-up
+ * path, so start-up does not wait for RSA key generation (100-200 ms). Fixtures may pin a key (`signingKeys`) so tokens verify the same across runs. The
+ * JWKS lists the public half of every key made so far. Keys survive `reset()`.
+ */
+import { type CryptoKey, type JWK, calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK } from 'jose'
+import { z } from 'zod'
+import type { FixtureSection, Sourced } from '../../kernel/fixtures.js'
+import { FixtureError } from '../../kernel/errors.js'
+import { TOKEN_ALGORITHMS, type TokenAlgorithm } from '../settings.js'
+
+export interface SigningKey {
+  readonly kid: string
+  readonly alg: TokenAlgorithm
+  readonly privateKey: CryptoKey
+  readonly publicKey: CryptoKey
+  readonly publicJwk: JWK
+}
+
+export const SigningKeyFixture = z.strictObject({
+  alg: z.enum(TOKEN_ALGORITHMS),
+  /** Key id; default: the JWK thumbprint. */
+  kid: z.string().min(1).optional(),
+  /** The private key as a JWK (with `d`). */
+  privateJwk: z.record(z.string(), z.unknown()).refine((jwk) => typeof jwk.d === 'string', { message: 'must be a private JWK (it has no "d")' }),
+})
+export type SigningKeyFixture = z.infer<typeof SigningKeyFixture>
+
+export const signingKeysSection: FixtureSection<SigningKeyFixture> = { name: 'signingKeys', schema: SigningKeyFixture, key: (k) => k.alg }
+
+const PUBLIC_MEMBERS = ['kty', 'crv', 'x', 'y', 'n', 'e'] as const
+
+export class SigningKeys {
+  readonly #keys = new Map<TokenAlgorithm, Promise<SigningKey>>()
+  readonly #ready: SigningKey[] = []
+
+  /** Imports the keys pinned by fixtures (a bad key names its file and path). */
+  async load(pinned: readonly Sourced<SigningKeyFixture>[]): Promise<void> {
+    for (const { value, file, path } of pinned) {
+      const promise = importPinned(value).catch((error: unknown) => {
+        throw new FixtureError(file, `${path}.privateJwk`, `is not a usable ${value.alg} private key (${error instanceof Error ? error.message : String(error)})`)
+      })
+      this.#keys.set(value.alg, promise)
+      this.#ready.push(await promise)
+    }
+  }
+
+  /** The key that signs tokens with `alg`, made on first use. */
+  get(alg: TokenAlgorithm): Promise<SigningKey> {
+    let key = this.#keys.get(alg)
+    if (!key) {
+      key = generate(alg).then((made) => {
+        this.#ready.push(made)
+        return made
+      })
+      this.#keys.set(alg, key)
+    }
+    return key
+  }
+
+  /** A key made so far, by its id (what a token's header names). */
+  byKid(kid: string): SigningKey | undefined {
+    return this.#ready.find((k) => k.kid === kid)
+  }
+
+  /** The JWKS: the public half of every key made so far, the current algorithm's included. */
+  async jwks(current: TokenAlgorithm): Promise<{ keys: JWK[] }> {
+    await this.get(current)
+    return { keys: this.#ready.map((k) => k.publicJwk) }
+  }
+}
+
+async function generate(alg: TokenAlgorithm): Promise<SigningKey> {
+  const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: false })
+  return await describe(alg, privateKey, publicKey, undefined)
+}
+
+async function importPinned(fixture: SigningKeyFixture): Promise<SigningKey> {
+  const jwk = fixture.privateJwk as JWK
+  const privateKey = await importJWK(jwk, fixture.alg)
+  const publicJwk: JWK = {}
+  for (const member of PUBLIC_MEMBERS) if (jwk[member] !== undefined) publicJwk[member] = jwk[member]
+  const publicKey = await importJWK(publicJwk, fixture.alg)
+  if (privateKey instanceof Uint8Array || publicKey instanceof Uint8Array) throw new Error('expected an asymmetric key')
+  return await describe(fixture.alg, privateKey, publicKey, fixture.kid)
+}
+
+async function describe(alg: TokenAlgorithm, privateKey: CryptoKey, publicKey: CryptoKey, kid: string | undefined): Promise<SigningKey> {
+  const exported = await exportJWK(publicKey)
+  const publicJwk: JWK = {}
+  for (const member of PUBLIC_MEMBERS) if (exported[member] !== undefined) publicJwk[member] = exported[member]
+  const id = kid ?? (await calculateJwkThumbprint(publicJwk))
+  return { kid: id, alg, privateKey, publicKey, publicJwk: { ...publicJwk, kid: id, alg, use: 'sig' } }
+}

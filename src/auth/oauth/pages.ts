@@ -1,0 +1,49 @@
+/**
+ * The HTML pages of the authorize step: the consent page (client name, user, requested scopes,
+ * an Allow/Deny form that posts back to the authorize endpoint) and the error page shown instead
+ * of redirecting when the client or its redirect URI cannot be trusted.
+ */
+import { html } from '../../kernel/http.js'
+import { describeScope } from './scopes.js'
+
+const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:34rem;margin:3rem auto;padding:0 1rem;color:#1b1f24}
+h1{font-size:1.4rem}ul{padding-left:1.2rem}code{background:#f3f4f6;padding:0 .2rem}
+.actions{display:flex;gap:1rem;margin-top:1.5rem}button{font-size:1rem;padding:.5rem 1.5rem;cursor:pointer}
+.error{border-left:4px solid #c62828;padding-left:1rem}`
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+}
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>${body}</body></html>`
+}
+
+export interface ConsentPageInput {
+  readonly action: string
+  readonly clientName: string
+  readonly userName: string
+  readonly scopes: readonly string[]
+  /** The authorization request's parameters, posted back with the decision. */
+  readonly fields: Readonly<Record<string, string>>
+}
+
+export function consentPage(input: ConsentPageInput): Response {
+  const hidden = Object.entries(input.fields)
+    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+    .join('')
+  const scopes = input.scopes.map((s) => `<li><code>${escapeHtml(s)}</code>: ${escapeHtml(describeScope(s))}</li>`).join('')
+  const body = `<h1>Allow ${escapeHtml(input.clientName)} to access your account?</h1>
+<p>Signed in as <strong>${escapeHtml(input.userName)}</strong>. <strong>${escapeHtml(input.clientName)}</strong> asks for:</p>
+<ul id="scopes">${scopes}</ul>
+<p>It will act with your permissions. You can revoke this consent at any time.</p>
+<form method="post" action="${escapeHtml(input.action)}">${hidden}<div class="actions">
+<button type="submit" name="decision" value="allow">Allow</button>
+<button type="submit" name="decision" value="deny">Deny</button></div></form>`
+  return html(page(`Consent: ${input.clientName}`, body), { status: 200, headers: { 'cache-control': 'no-store' } })
+}
+
+export function errorPage(status: number, title: string, message: string): Response {
+  const body = `<div class="error"><h1>${escapeHtml(title)}</h1><p id="message">${escapeHtml(message)}</p></div>`
+  return html(page(title, body), { status, headers: { 'cache-control': 'no-store' } })
+}

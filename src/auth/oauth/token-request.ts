@@ -1,0 +1,64 @@
+/**
+ * Reading a token request: parameters from the query string and from an
+ * `application/x-www-form-urlencoded` or `multipart/form-data` body (the platform's examples use
+ * all three), with RFC 6749's rules: a parameter sent twice is an error, an empty one counts as
+ * absent. The parsed form is what the journal records (secrets redacted there).
+ */
+import type { RequestContext } from '../../kernel/route.js'
+import { invalidRequest } from './errors.js'
+
+export type TokenParams = ReadonlyMap<string, string>
+
+export async function readTokenParams(ctx: RequestContext): Promise<TokenParams> {
+  const params = new Map<string, string>()
+  const add = (name: string, value: string, where: string): void => {
+    if (params.has(name)) {
+      throw invalidRequest(`The parameter "${name}" is sent more than once (${where}). Send each parameter once.`)
+    }
+    if (value !== '') params.set(name, value)
+  }
+  const seenInQuery = new Set<string>()
+  for (const [name, value] of ctx.url.searchParams) {
+    if (seenInQuery.has(name)) throw invalidRequest(`The parameter "${name}" is sent more than once (query string). Send each parameter once.`)
+    seenInQuery.add(name)
+    add(name, value, 'query string')
+  }
+
+  const type = (ctx.request.headers.get('content-type') ?? '').toLowerCase()
+  const raw = ctx.request.body ? await readBody(ctx, type) : []
+  for (const [name, value] of raw) add(name, value, seenInQuery.has(name) ? 'in the query string and the body' : 'body')
+  ctx.journalBody = Object.fromEntries(params)
+  return params
+}
+
+async function readBody(ctx: RequestContext, type: string): Promise<Array<[string, string]>> {
+  if (type.startsWith('multipart/form-data')) {
+    let form: FormData
+    try {
+      form = await ctx.request.formData()
+    } catch {
+      throw invalidRequest('The multipart/form-data body cannot be read. Check the boundary and the parts.')
+    }
+    const out: Array<[string, string]> = []
+    for (const [name, value] of form) {
+      if (typeof value !== 'string') throw invalidRequest(`The parameter "${name}" is a file; token parameters are text fields.`)
+      out.push([name, value])
+    }
+    return out
+  }
+  const text = await ctx.request.text()
+  if (text === '') return []
+  if (type.startsWith('application/x-www-form-urlencoded') || type === '') {
+    const seen = new Set<string>()
+    const out: Array<[string, string]> = []
+    for (const [name, value] of new URLSearchParams(text)) {
+      if (seen.has(name)) throw invalidRequest(`The parameter "${name}" is sent more than once (body). Send each parameter once.`)
+      seen.add(name)
+      out.push([name, value])
+    }
+    return out
+  }
+  throw invalidRequest(
+    `The body has Content-Type "${type}". Send the parameters as application/x-www-form-urlencoded or multipart/form-data (or in the query string).`,
+  )
+}

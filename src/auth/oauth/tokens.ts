@@ -1,0 +1,72 @@
+/**
+ * Access tokens: JWTs signed with the current algorithm's key, carrying `iss` (the auth origin),
+ * `sub` (the client id, or the user id for the code grant), `aud` (the base origin), `client_id`,
+ * `scope` (space-separated), `iat`, `exp` and `jti`. Also the token response body, the same for
+ * every grant: `{access_token, scope, token_type: "Bearer", expires_in}` (+ `refresh_token`).
+ */
+import { SignJWT } from 'jose'
+import type { TokenAlgorithm } from '../settings.js'
+import type { SigningKeys } from './keys.js'
+
+export interface TokenResponse {
+  access_token: string
+  scope: string
+  token_type: 'Bearer'
+  expires_in: number
+  refresh_token?: string
+}
+
+export interface AccessTokenGrant {
+  readonly clientId: string
+  /** Set for tokens that act for a user (authorization code grant). */
+  readonly userId?: string
+  readonly scopes: readonly string[]
+}
+
+export interface TokenIssuerDeps {
+  readonly keys: SigningKeys
+  readonly issuer: string
+  readonly audience: string
+  readonly newId: () => string
+}
+
+export interface IssueOptions {
+  /** Emulator time of issue, epoch ms. */
+  readonly now: number
+  /** `expires_in`, seconds. */
+  readonly lifetime: number
+  readonly algorithm: TokenAlgorithm
+}
+
+export class TokenIssuer {
+  readonly #deps: TokenIssuerDeps
+
+  constructor(deps: TokenIssuerDeps) {
+    this.#deps = deps
+  }
+
+  get issuer(): string {
+    return this.#deps.issuer
+  }
+
+  get audience(): string {
+    return this.#deps.audience
+  }
+
+  /** Signs an access token and builds the token response (without a refresh token). */
+  async issue(grant: AccessTokenGrant, options: IssueOptions): Promise<TokenResponse> {
+    const key = await this.#deps.keys.get(options.algorithm)
+    const iat = Math.floor(options.now / 1000)
+    const scope = grant.scopes.join(' ')
+    const token = await new SignJWT({ client_id: grant.clientId, scope })
+      .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' })
+      .setIssuer(this.#deps.issuer)
+      .setSubject(grant.userId ?? grant.clientId)
+      .setAudience(this.#deps.audience)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + options.lifetime)
+      .setJti(this.#deps.newId())
+      .sign(key.privateKey)
+    return { access_token: token, scope, token_type: 'Bearer', expires_in: options.lifetime }
+  }
+}

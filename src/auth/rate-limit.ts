@@ -1,0 +1,48 @@
+/**
+ * The platform API's rate limit, when a run option or the `rate-limited` scenario sets one: a
+ * fixed window per identity on the emulator clock, starting with the identity's first call. Every
+ * answer then carries `x-ratelimit-limit` and `x-ratelimit-remaining`; a call over the limit gets
+ * 429 with `x-ratelimit-reset` (seconds until the window ends) and the platform's body.
+ */
+import type { RequestContext } from '../kernel/route.js'
+import { RateLimitError } from './errors.js'
+import type { RateLimitSetting } from './settings.js'
+
+interface Window {
+  start: number
+  count: number
+  limit: number
+  windowMs: number
+}
+
+export class RateLimiter {
+  #windows = new Map<string, Window>()
+
+  /** Counts one call of `identity`; throws RateLimitError once the window's calls are used up. */
+  check(ctx: RequestContext, identity: string, setting: RateLimitSetting): void {
+    const now = ctx.receivedAt
+    const windowMs = setting.windowSeconds * 1000
+    let window = this.#windows.get(identity)
+    if (!window || now >= window.start + window.windowMs || window.limit !== setting.limit || window.windowMs !== windowMs) {
+      window = { start: now, count: 0, limit: setting.limit, windowMs }
+      this.#windows.set(identity, window)
+    }
+    const resetSeconds = Math.max(1, Math.ceil((window.start + windowMs - now) / 1000))
+    ctx.responseHeaders.set('x-ratelimit-limit', String(setting.limit))
+    if (window.count >= setting.limit) {
+      ctx.responseHeaders.set('x-ratelimit-remaining', '0')
+      ctx.responseHeaders.set('x-ratelimit-reset', String(resetSeconds))
+      throw new RateLimitError(
+        `Rate limit exceeded: ${setting.limit} calls per ${setting.windowSeconds} s. Retry in ${resetSeconds} s.`,
+        setting.limit,
+        resetSeconds,
+      )
+    }
+    window.count++
+    ctx.responseHeaders.set('x-ratelimit-remaining', String(setting.limit - window.count))
+  }
+
+  reset(): void {
+    this.#windows.clear()
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * The control plane's OAuth operations, thin translations of `emu.oauth`: clients (create, list,
+ * read, delete, regenerate the secret), a user's consents (list, revoke) and minting a token
+ * without the token endpoint. Secrets appear only in the answers that issue them.
+ */
+import { z } from 'zod'
+import type { Emulator } from '../emulator.js'
+import { ControlError } from '../kernel/errors.js'
+import { json } from '../kernel/http.js'
+import type { RequestContext, RouteDefinition } from '../kernel/route.js'
+import { parseBody } from '../kernel/validation.js'
+import { readJson } from './body.js'
+import { CONTROL_PREFIX } from './routes.js'
+
+type Handler = (ctx: RequestContext) => Promise<Response> | Response
+
+function route(id: string, method: RouteDefinition['method'], path: string, summary: string, resolve: Handler): RouteDefinition {
+  return { id: `control.${id}`, method, path: `${CONTROL_PREFIX}${path}`, origin: 'base', summary, control: true, resolve }
+}
+
+const noContent = (): Response => new Response(null, { status: 204 })
+
+const IssueTokenBody = z.strictObject({
+  clientId: z.string().min(1),
+  scope: z.union([z.string(), z.array(z.string())]).optional(),
+  userId: z.string().min(1).optional(),
+})
+
+export function oauthControlRoutes(emu: Emulator): RouteDefinition[] {
+  const clientId = (ctx: RequestContext): string => ctx.params.clientId ?? ''
+  const notFound = (id: string): ControlError => new ControlError(404, `No OAuth client ${id}.`, 'clientId', 'ERR_NOT_FOUND')
+  return [
+    route('oauthClients.list', 'GET', '/oauth-clients', 'OAuth clients (never their secrets)', () => json(emu.oauth.clients.list())),
+    route('oauthClients.create', 'POST', '/oauth-clients', 'Create an OAuth client; the answer shows its secret, once', async (ctx) =>
+      json(await emu.oauth.clients.create(await readJson(ctx.request)), { status: 201 }),
+    ),
+    route('oauthClients.get', 'GET', '/oauth-clients/:clientId', 'One OAuth client (never its secret)', (ctx) => {
+      const client = emu.oauth.clients.get(clientId(ctx))
+      if (!client) throw notFound(clientId(ctx))
+      return json(client)
+    }),
+    route('oauthClients.delete', 'DELETE', '/oauth-clients/:clientId', 'Delete an OAuth client (its tokens stop working)', (ctx) => {
+      if (!emu.oauth.clients.delete(clientId(ctx))) throw notFound(clientId(ctx))
+      return noContent()
+    }),
+    route('oauthClients.regenerateSecret', 'POST', '/oauth-clients/:clientId/secret', 'Regenerate the client secret; the old one stops working', async (ctx) =>
+      json(await emu.oauth.clients.regenerateSecret(clientId(ctx))),
+    ),
+    route('consents.list', 'GET', '/users/:userId/consents', 'The OAuth clients a user consented to', (ctx) =>
+      json(emu.oauth.consents.list(ctx.params.userId ?? '')),
+    ),
+    route('consents.revoke', 'DELETE', '/users/:userId/consents/:clientId', "Revoke a user's consent: that client's refresh tokens stop working", (ctx) => {
+      if (!emu.oauth.consents.revoke(ctx.params.userId ?? '', clientId(ctx))) {
+        throw new ControlError(404, `User ${ctx.params.userId ?? ''} has no consent for client ${clientId(ctx)}.`, 'clientId', 'ERR_NOT_FOUND')
+      }
+      return noContent()
+    }),
+    route('oauth.issueToken', 'POST', '/oauth-tokens', 'Mint an access token without the token endpoint', async (ctx) =>
+      json(await emu.oauth.issueToken(parseBody(IssueTokenBody, await readJson(ctx.request), 'token request'))),
+    ),
+  ]
+}

@@ -1,0 +1,195 @@
+/**
+ * The token endpoint, rule by rule: the service description's "Token endpoint" section and
+ * product.md section 1 (encodings, client authentication, the token response, RFC 6749 errors),
+ * on both transports.
+ */
+import { expect, it } from 'vitest'
+import { contract } from '../support/harness.js'
+import { CI, CI_POST, type Encoding, LIMITED, WEB_APP, basic, claims, exchange, getCode, token } from '../support/oauth.js'
+
+const EVERY_SCOPE = [
+  'intelligence.knowledge-models:read',
+  'intelligence.subscriptions:manage',
+  'intelligence.conversations:write',
+  'user-provisioning.scim',
+  'audit.log:read',
+  'integration.data-pools',
+  'integration.data-pools:data_push',
+  'integration.data-pools:continuous_data_push',
+  'platform-adoption.tracking-events:read',
+  'team.user-group-info:read',
+  'team.login-history:read',
+  'task-mining.gateway',
+  'task-mining.metadata:read',
+  'action-engine.projects',
+  'machine-learning',
+  'studio',
+]
+const ENCODINGS: Encoding[] = ['urlencoded', 'multipart', 'query']
+
+contract(
+  'oauth: token endpoint grants',
+  (h) => {
+    for (const encoding of ENCODINGS) {
+      it(`client credentials with Client secret basic, parameters ${encoding}`, async () => {
+        const { status, body, headers } = await token(h, { grant_type: 'client_credentials', scope: 'audit.log:read studio' }, { encoding, auth: 'basic', client: CI })
+        expect(status).toBe(200)
+        expect(Object.keys(body)).toEqual(['access_token', 'scope', 'token_type', 'expires_in'])
+        expect(body).toMatchObject({ scope: 'audit.log:read studio', token_type: 'Bearer', expires_in: 899 })
+        expect(headers.get('cache-control')).toBe('no-store')
+        expect(headers.get('content-type')).toMatch(/^application\/json/)
+      })
+
+      it(`client credentials with Client secret post, parameters ${encoding}`, async () => {
+        const { status, body } = await token(h, { grant_type: 'client_credentials', scope: 'machine-learning' }, { encoding, auth: 'post', client: CI_POST })
+        expect(status).toBe(200)
+        expect(body.scope).toBe('machine-learning')
+        expect(body.refresh_token).toBeUndefined()
+      })
+
+      it(`authorization code exchange and refresh, parameters ${encoding}`, async () => {
+        const code = await getCode(h)
+        const issued = await token(h, { grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1:8765/callback', state: 's-1' }, { encoding, auth: 'post', client: WEB_APP })
+        expect(issued.status).toBe(200)
+        expect(Object.keys(issued.body)).toEqual(['access_token', 'scope', 'token_type', 'expires_in', 'refresh_token'])
+        expect(issued.headers.get('cache-control')).toBe('no-store')
+        const refreshed = await token(h, { grant_type: 'refresh_token', refresh_token: String(issued.body.refresh_token), scope: 'studio' }, { encoding, auth: 'post', client: WEB_APP })
+        expect(refreshed.status).toBe(200)
+        expect(refreshed.body.scope).toBe('studio')
+        expect(refreshed.body.refresh_token).toEqual(expect.any(String))
+      })
+    }
+
+    it('authorization code and refresh with Client secret basic, for a client registered for it', async () => {
+      await h.emu.oauth.clients.create({ clientId: 'basic-app', name: 'Basic app', grantType: 'authorization_code', authMethod: 'client_secret_basic', redirectUris: ['http://127.0.0.1/callback'] })
+      const secret = (await h.emu.oauth.clients.regenerateSecret('basic-app')).clientSecret
+      const code = await getCode(h, { client_id: 'basic-app' })
+      const issued = await token(h, { grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1:8765/callback' }, { auth: 'basic', client: { id: 'basic-app', secret } })
+      expect(issued.status).toBe(200)
+      const refreshed = await token(h, { grant_type: 'refresh_token', refresh_token: String(issued.body.refresh_token) }, { encoding: 'multipart', auth: 'basic', client: { id: 'basic-app', secret } })
+      expect(refreshed.status).toBe(200)
+      expect((await token(h, { grant_type: 'refresh_token', refresh_token: String(refreshed.body.refresh_token) }, { auth: 'post', client: { id: 'basic-app', secret } })).body.error).toBe('invalid_client')
+    })
+
+    it('gives the same codes, tokens ids and secrets after a reset (seeded generator)', async () => {
+      const first = [await getCode(h), (await h.emu.oauth.clients.create({ name: 'x', grantType: 'client_credentials', authMethod: 'client_secret_basic' })).clientSecret]
+      await h.emu.reset()
+      const second = [await getCode(h), (await h.emu.oauth.clients.create({ name: 'x', grantType: 'client_credentials', authMethod: 'client_secret_basic' })).clientSecret]
+      expect(second).toEqual(first)
+      expect(h.emu.oauth.consents.list('alice').length).toBe(1)
+    })
+
+    it('grants every scope of the client when the request names none', async () => {
+      const { body } = await token(h, { grant_type: 'client_credentials' })
+      expect(String(body.scope).split(' ')).toEqual(EVERY_SCOPE)
+      const limited = await token(h, { grant_type: 'client_credentials' }, { client: LIMITED })
+      expect(limited.body.scope).toBe('audit.log:read')
+    })
+
+    it('issues a JWT with iss, sub, aud, client_id, scope, iat, exp and jti', async () => {
+      const { body } = await token(h, { grant_type: 'client_credentials', scope: 'audit.log:read' })
+      const c = claims(body.access_token)
+      expect(c).toMatchObject({ iss: h.origin, sub: 'ci-client', aud: h.origin, client_id: 'ci-client', scope: 'audit.log:read' })
+      expect(Object.keys(c).sort()).toEqual(['aud', 'client_id', 'exp', 'iat', 'iss', 'jti', 'scope', 'sub'])
+      expect(Number(c.exp) - Number(c.iat)).toBe(899)
+      expect(c.iat).toBe(Math.floor(h.emu.clock.now().getTime() / 1000))
+    })
+
+    it('makes the user the subject of an authorization code token', async () => {
+      const issued = await exchange(h, await getCode(h, { login_hint: 'bob' }))
+      expect(claims(issued.body.access_token)).toMatchObject({ sub: 'bob', client_id: 'web-app' })
+    })
+
+    it('decodes Basic credentials form-encoded as RFC 6749 section 2.3.1 asks', async () => {
+      const created = await h.control<{ clientId: string; clientSecret: string }>('POST', '/oauth-clients', {
+        clientId: 'id with spaces:and+plus',
+        name: 'odd',
+        grantType: 'client_credentials',
+        authMethod: 'client_secret_basic',
+      })
+      expect(created.status).toBe(201)
+      const ok = await token(h, { grant_type: 'client_credentials' }, { client: { id: created.body.clientId, secret: created.body.clientSecret } })
+      expect(ok.status).toBe(200)
+      expect(claims(ok.body.access_token).client_id).toBe('id with spaces:and+plus')
+    })
+  },
+  { clock: 'manual' },
+)
+
+contract('oauth: token endpoint errors (RFC 6749 section 5.2)', (h) => {
+  const expectError = (answer: { status: number; body: Record<string, unknown>; headers: Headers }, status: number, error: string, description?: RegExp): void => {
+    expect(answer.status).toBe(status)
+    expect(Object.keys(answer.body)).toEqual(['error', 'error_description'])
+    expect(answer.body.error).toBe(error)
+    expect(String(answer.body.error_description).length).toBeGreaterThan(20)
+    if (description) expect(answer.body.error_description).toMatch(description)
+    expect(answer.headers.get('cache-control')).toBe('no-store')
+  }
+
+  it('invalid_client (401, WWW-Authenticate: Basic) for a wrong secret, an unknown client, no credentials', async () => {
+    const wrong = await token(h, { grant_type: 'client_credentials' }, { client: { id: 'ci-client', secret: 'nope' } })
+    expectError(wrong, 401, 'invalid_client', /secret of "ci-client" is wrong/)
+    expect(wrong.headers.get('www-authenticate')).toMatch(/^Basic /)
+    const unknown = await token(h, { grant_type: 'client_credentials' }, { client: { id: 'ghost', secret: 'x' } })
+    expectError(unknown, 401, 'invalid_client', /Unknown client "ghost"/)
+    const none = await token(h, { grant_type: 'client_credentials' }, { auth: 'none' })
+    expectError(none, 401, 'invalid_client', /No client authentication/)
+    expect(none.headers.get('www-authenticate')).toMatch(/^Basic /)
+  })
+
+  it('invalid_client when a client authenticates by a method it is not registered for', async () => {
+    const postForBasic = await token(h, { grant_type: 'client_credentials' }, { auth: 'post', client: CI })
+    expectError(postForBasic, 401, 'invalid_client', /registered for Client secret basic/)
+    const basicForPost = await token(h, { grant_type: 'client_credentials' }, { auth: 'basic', client: CI_POST })
+    expectError(basicForPost, 401, 'invalid_client', /registered for Client secret post/)
+  })
+
+  it('invalid_client for a Basic value that is not base64(id:secret)', async () => {
+    const answer = await token(h, { grant_type: 'client_credentials' }, { auth: 'none', headers: { authorization: 'Basic !!!' } })
+    expectError(answer, 401, 'invalid_client', /RFC 6749 section 2.3.1/)
+  })
+
+  it('invalid_request for a missing grant_type, a parameter sent twice, two authentication methods, a JSON body', async () => {
+    expectError(await token(h, {}), 400, 'invalid_request', /"grant_type" is missing/)
+    const twice = await h.fetch('/oauth2/token?grant_type=client_credentials', {
+      method: 'POST',
+      headers: { authorization: basic('ci-client', 'ci-secret'), 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials',
+    })
+    expectError({ status: twice.status, body: (await twice.json()) as Record<string, unknown>, headers: twice.headers }, 400, 'invalid_request', /more than once/)
+    const both = await token(h, { grant_type: 'client_credentials', client_secret: 'ci-secret' }, { auth: 'basic' })
+    expectError(both, 400, 'invalid_request', /authenticates twice/)
+    const asJson = await h.fetch('/oauth2/token', {
+      method: 'POST',
+      headers: { authorization: basic('ci-client', 'ci-secret'), 'content-type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'client_credentials' }),
+    })
+    expectError({ status: asJson.status, body: (await asJson.json()) as Record<string, unknown>, headers: asJson.headers }, 400, 'invalid_request', /application\/x-www-form-urlencoded or multipart\/form-data/)
+  })
+
+  it('unsupported_grant_type for a grant the platform does not have', async () => {
+    expectError(await token(h, { grant_type: 'password', username: 'alice', password: 'x' }), 400, 'unsupported_grant_type', /"password" is not supported/)
+  })
+
+  it('unauthorized_client for a grant the client is not registered for', async () => {
+    expectError(await token(h, { grant_type: 'authorization_code', code: 'x' }), 400, 'unauthorized_client', /registered for client_credentials/)
+    expectError(await token(h, { grant_type: 'refresh_token', refresh_token: 'x' }), 400, 'unauthorized_client', /authorization code grant only/)
+    expectError(await token(h, { grant_type: 'client_credentials' }, { auth: 'post', client: WEB_APP }), 400, 'unauthorized_client', /authorization code grant/)
+  })
+
+  it('invalid_scope for a scope that does not exist or is not the client\'s', async () => {
+    expectError(await token(h, { grant_type: 'client_credentials', scope: 'audit.log:read admin' }), 400, 'invalid_scope', /"admin" does not exist/)
+    expectError(await token(h, { grant_type: 'client_credentials', scope: 'studio' }, { client: LIMITED }), 400, 'invalid_scope', /may not request the scope "studio"/)
+  })
+
+  it('invalid_grant for an unknown code and an unknown refresh token', async () => {
+    expectError(await exchange(h, 'not-a-code'), 400, 'invalid_grant', /not valid/)
+    expectError(await token(h, { grant_type: 'refresh_token', refresh_token: 'nope' }, { auth: 'post', client: WEB_APP }), 400, 'invalid_grant', /not valid/)
+  })
+
+  it('answers 405 for GET on the token endpoint', async () => {
+    const response = await h.fetch('/oauth2/token')
+    expect(response.status).toBe(405)
+    expect(response.headers.get('allow')).toContain('POST')
+  })
+})
