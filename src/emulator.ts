@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 import { AccessGate, AuthSettings } from './auth/gate.js'
 import { type ApiKey, Directory, apiKeysSection, describeApiKey, usersSection } from './auth/directory.js'
+import { requestClientId } from './auth/oauth/request-client.js'
 import { controlRoutes } from './control/routes.js'
 // --- OAuth (issue 3) ---
 import { type OAuthApi, oauthApi } from './auth/oauth/api.js'
@@ -382,7 +383,10 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   const routes: RouteDefinition[] = [...oauth.routes(), ...versions.routes(), ...controlRoutes(emulator), ...oauthControlRoutes(emulator)]
   checkScenarioErrors(catalogue, routes)
-  dispatcher = new Dispatcher({ clock, journal, scenarios, logger, settings: () => baseSettings, originOf: (kind) => urls[kind] }, routes)
+  dispatcher = new Dispatcher(
+    { clock, journal, scenarios, logger, settings: () => baseSettings, originOf: (kind) => urls[kind], clientOf: requestClientId },
+    routes,
+  )
   return emulator
 }
 

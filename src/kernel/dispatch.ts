@@ -38,6 +38,8 @@ export interface DispatchServices {
   settings: () => SettingsTree
   /** The origin (`https://host:port`) each kind of route is served on. */
   originOf: (kind: OriginKind) => string
+  /** The OAuth client a request comes from, read only when a scenario targets a client. */
+  clientOf?: (request: Request, url: URL) => Promise<string | undefined>
 }
 
 export interface CompiledRoute {
@@ -97,9 +99,13 @@ export class Dispatcher {
         return this.#finish(text(message, { status: 400 }), request, url, transport, definition.id, receivedAt, [], undefined, undefined)
       }
     }
+    let client: string | undefined
+    if (!definition.control && this.#services.clientOf && scenarios.targetsClient(perRequest)) {
+      client = await this.#services.clientOf(request, url)
+    }
     const decision = definition.control
       ? { scenarios: [], settings: this.#services.settings(), delayMs: 0, outcome: undefined }
-      : scenarios.decide(definition.id, request.method, { webhook: params.token }, perRequest)
+      : scenarios.decide(definition.id, request.method, { webhook: params.token, client }, perRequest)
 
     // The body limit wraps the request before the context is made, so what a resolver records on
     // the context (identity, journalBody) is on the one object the journal reads.

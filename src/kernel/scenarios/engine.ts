@@ -246,6 +246,11 @@ export class ScenarioEngine {
     }
   }
 
+  /** Whether a scenario on here targets one OAuth client (then the dispatcher finds the request's). */
+  targetsClient(perRequest: readonly ActiveScenario[]): boolean {
+    return perRequest.some((s) => s.target.client !== undefined) || this.active().some((s) => s.target.client !== undefined)
+  }
+
   /**
    * What the active scenarios do to one request. Counts the request against each scenario's
    * `times` (a scenario with none left switches itself off).
