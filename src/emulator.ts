@@ -133,7 +133,7 @@ export interface ElementsApi {
   add(element: unknown): Promise<ElementSummary>
   addVersion(elementId: string, version: unknown, where?: { storage?: string; facet?: string }): Promise<ElementSummary>
   remove(elementId: string, where?: { storage?: string; facet?: string }): void
-  removeVersion(elementId: string, versionId: string, where?: { storage?: string; facet?: string }): void
+  removeVersion(elementId: string, versionId: string, where?: { storage?: string; facet?: string }): Promise<void>
 }
 
 export interface StoragesApi {

@@ -39,22 +39,32 @@ async function handle(dispatcher: EmulatorCore['dispatcher'], origin: string, re
     res.end('Bad Request: the request line or a header could not be read.')
     return
   }
-  const aborter = new AbortController()
-  res.once('close', () => {
-    if (!res.writableFinished) aborter.abort(new Error('client closed the connection'))
-  })
+  // Made on first use: most requests never wait on anything the client could abandon.
+  let aborter: AbortController | undefined
+  const signal = (): AbortSignal => {
+    if (!aborter) {
+      const controller = new AbortController()
+      aborter = controller
+      if (res.closed && !res.writableFinished) controller.abort(new Error('client closed the connection'))
+      else {
+        res.once('close', () => {
+          if (!res.writableFinished) controller.abort(new Error('client closed the connection'))
+        })
+      }
+    }
+    return aborter.signal
+  }
   const hasBody = method !== 'GET' && method !== 'HEAD' && (req.headers['content-length'] !== undefined ? req.headers['content-length'] !== '0' : req.headers['transfer-encoding'] !== undefined)
   const request = new Request(url, {
     method,
     headers,
-    signal: aborter.signal,
     ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
   } as RequestInit)
 
   const match = dispatcher.table.match(method, url.pathname)
   const response =
     match.kind === 'match'
-      ? await dispatcher.dispatch(match.route, match.params, request, url, 'server', aborter.signal)
+      ? await dispatcher.dispatch(match.route, match.params, request, url, 'server', signal)
       : dispatcher.unmatched(request, url, 'server', match.kind === 'method-not-allowed' ? match.allowed : undefined)
   await write(req, res, response, method === 'HEAD')
 }

@@ -96,8 +96,8 @@ export function controlRoutes(emu: Emulator): RouteDefinition[] {
       emu.elements.remove(ctx.params.elementId ?? '', where(ctx))
       return noContent()
     }),
-    route('elements.removeVersion', 'DELETE', '/elements/:elementId/versions/:versionId', 'Remove one version of an element', (ctx) => {
-      emu.elements.removeVersion(ctx.params.elementId ?? '', ctx.params.versionId ?? '', where(ctx))
+    route('elements.removeVersion', 'DELETE', '/elements/:elementId/versions/:versionId', 'Remove one version of an element', async (ctx) => {
+      await emu.elements.removeVersion(ctx.params.elementId ?? '', ctx.params.versionId ?? '', where(ctx))
       return noContent()
     }),
 

@@ -5,8 +5,8 @@
  */
 import type { Clock } from './clock.js'
 import { HttpError, SvcMockError, UnknownScenarioError } from './errors.js'
-import { deferredBody, faultOf, faultResponse, json, peekText, text } from './http.js'
-import { type Journal, type JournalEntry, type Transport, redactHeaders, redactPath, redactResponseHeaders, redactValue } from './journal.js'
+import { deferredBody, faultOf, faultResponse, json, text } from './http.js'
+import type { Journal, Transport } from './journal.js'
 import type { Logger } from './logger.js'
 import { compilePattern, type CompiledPattern, RouteTable } from './router.js'
 import type { OriginKind, RequestContext, RouteDefinition } from './route.js'
@@ -16,11 +16,14 @@ import type { SettingsTree } from './settings.js'
 
 export const SCENARIO_HEADER = 'x-svc-mock-scenario'
 
+/**
+ * The signal that aborts when the client goes away, or a function that makes it on first use
+ * (the socket transport: most requests never need one, and making one costs).
+ */
+export type SignalSource = AbortSignal | (() => AbortSignal)
+
 /** Bodies larger than this are refused on routes that set no limit of their own. */
 export const DEFAULT_BODY_LIMIT = 10 * 1024 * 1024
-
-/** Largest body kept in a journal entry. */
-const JOURNAL_BODY_LIMIT = 64 * 1024
 
 export class PayloadTooLargeError extends SvcMockError {
   readonly limit: number
@@ -65,7 +68,7 @@ export class Dispatcher {
   }
 
   /** Routes and answers one request (the transport-free entry point); a route answers only on its own origin. */
-  handle(request: Request, transport: Transport, signal?: AbortSignal): Promise<Response> {
+  handle(request: Request, transport: Transport, signal?: SignalSource): Promise<Response> {
     const url = new URL(request.url)
     const match = this.table.match(request.method, url.pathname)
     if (match.kind === 'match' && this.#services.originOf(match.route.definition.origin) === url.origin) {
@@ -81,11 +84,13 @@ export class Dispatcher {
     request: Request,
     url: URL,
     transport: Transport,
-    signal: AbortSignal = request.signal,
+    signalSource: SignalSource = request.signal,
   ): Promise<Response> {
     const { clock, scenarios } = this.#services
     const definition = route.definition
     const receivedAt = clock.now()
+    let signal: AbortSignal | undefined
+    const signalOf = (): AbortSignal => (signal ??= typeof signalSource === 'function' ? signalSource() : signalSource)
 
     let perRequest: ActiveScenario[] = []
     const header = definition.control ? null : request.headers.get(SCENARIO_HEADER)
@@ -120,15 +125,17 @@ export class Dispatcher {
       receivedAt,
       settings: decision.settings,
       scenarios: decision.scenarios,
-      signal,
+      get signal(): AbortSignal {
+        return signalOf()
+      },
       responseHeaders: new Headers(),
       identity: undefined,
       journalBody: undefined,
-      delay: (ms) => clock.waitUntil(receivedAt + ms, signal),
+      delay: (ms) => clock.waitUntil(receivedAt + ms, signalOf()),
     }
 
     const run = async (): Promise<Response> => {
-      if (decision.delayMs > 0) await clock.waitUntil(receivedAt + decision.delayMs, signal)
+      if (decision.delayMs > 0) await clock.waitUntil(receivedAt + decision.delayMs, signalOf())
       if (decision.outcome) return this.#scenarioAnswer(definition, ctx, decision.outcome)
       if (Number.isFinite(length) && length > limit) throw new PayloadTooLargeError(limit)
       return await definition.resolve(ctx)
@@ -253,46 +260,29 @@ export class Dispatcher {
     if (definition?.unjournaled) return response
     const { journal, logger, clock } = this.#services
     const fault = faultOf(response)
-    const entry: Omit<JournalEntry, 'seq'> = {
-      time: new Date(receivedAt).toISOString(),
+    const failed = fault !== undefined && fault !== 'cut-body'
+    const seq = journal.record({
+      receivedAt,
       route: routeId,
       method: request.method,
-      path: redactPath(url),
-      status: fault && fault !== 'cut-body' ? 0 : response.status,
+      url,
+      status: failed ? 0 : response.status,
       identity: ctx?.identity ?? null,
       scenarios: scenarioNames,
       durationMs: clock.now() - receivedAt,
       transport,
-      request: {
-        headers: redactHeaders(request.headers),
-        ...(ctx?.journalBody === undefined ? {} : { body: redactValue(ctx.journalBody) }),
-      },
-      response: {
-        headers: fault && fault !== 'cut-body' ? {} : redactResponseHeaders(response.headers),
-        ...journalResponseBody(response, definition),
-      },
+      requestHeaders: request.headers,
+      requestBody: ctx?.journalBody,
+      responseHeaders: failed ? undefined : response.headers,
+      responseBody: definition?.control ? undefined : deferredBody(response),
+      secretResponse: definition?.secretResponse === true,
+    })
+    if (logger.format !== 'silent') {
+      const entry = journal.get(seq)
+      if (entry) logger.request(entry)
     }
-    logger.request(journal.record(entry))
     return response
   }
-}
-
-function journalResponseBody(response: Response, definition: RouteDefinition | undefined): { body?: string } {
-  if (definition?.control) return {}
-  const body = deferredBody(response)
-  if (body === undefined || body.length > JOURNAL_BODY_LIMIT) return {}
-  const type = response.headers.get('content-type') ?? ''
-  if (!/json|text|xml|html|form/.test(type)) return {}
-  const bodyText = peekText(response)
-  if (bodyText === undefined) return {}
-  if (definition?.secretResponse) {
-    try {
-      return { body: JSON.stringify(redactValue(JSON.parse(bodyText))) }
-    } catch {
-      return {}
-    }
-  }
-  return { body: bodyText }
 }
 
 /** A copy of the request whose body fails with PayloadTooLargeError past `limit` bytes. */

@@ -1,7 +1,9 @@
 /**
  * The request journal: every request the emulator answered, newest last, in a bounded ring (the
- * oldest entries drop out). Secrets never enter it: Authorization values, client secrets, codes
- * and tokens are redacted before an entry is stored.
+ * oldest entries drop out). Secrets never leave it: Authorization values, client secrets, codes
+ * and tokens are redacted in every entry it gives out. It keeps the raw parts of each request
+ * and builds the redacted entry the first time someone reads it, so recording costs a request
+ * almost nothing.
  */
 import type { Clock } from './clock.js'
 
@@ -47,6 +49,34 @@ export interface JournalWaitOptions {
   signal?: AbortSignal
 }
 
+/** What the dispatcher hands the journal: the raw parts of one exchange. */
+export interface JournalRecord {
+  readonly receivedAt: number
+  readonly route: string
+  readonly method: string
+  readonly url: URL
+  readonly status: number
+  readonly identity: string | null
+  readonly scenarios: readonly string[]
+  readonly durationMs: number
+  readonly transport: Transport
+  readonly requestHeaders: Headers
+  /** The body as the route understood it (redacted when read). */
+  readonly requestBody: unknown
+  /** Undefined when the connection failed on purpose (a fault). */
+  readonly responseHeaders: Headers | undefined
+  /** A text answer's bytes, when the route built it with the reply helpers. */
+  readonly responseBody: string | Uint8Array | undefined
+  /** The answer is JSON holding secrets (tokens): its secret fields are redacted when read. */
+  readonly secretResponse: boolean
+}
+
+interface Stored {
+  readonly seq: number
+  readonly raw: JournalRecord
+  entry: JournalEntry | undefined
+}
+
 interface Waiter {
   filter: JournalFilter
   resolve: (entry: JournalEntry) => void
@@ -54,9 +84,12 @@ interface Waiter {
 
 export const DEFAULT_JOURNAL_CAPACITY = 1000
 
+/** Largest response body an entry shows. */
+const BODY_LIMIT = 64 * 1024
+
 export class Journal {
   readonly capacity: number
-  #ring: JournalEntry[] = []
+  #ring: Stored[] = []
   #seq = 0
   #waiters = new Set<Waiter>()
   readonly #clock: Clock
@@ -66,22 +99,31 @@ export class Journal {
     this.capacity = capacity
   }
 
-  record(entry: Omit<JournalEntry, 'seq'>): JournalEntry {
-    const stored: JournalEntry = { seq: ++this.#seq, ...entry }
+  /** Stores one exchange; returns its sequence number. */
+  record(raw: JournalRecord): number {
+    const stored: Stored = { seq: ++this.#seq, raw, entry: undefined }
     this.#ring.push(stored)
     if (this.#ring.length > this.capacity) this.#ring.splice(0, this.#ring.length - this.capacity)
     for (const waiter of this.#waiters) {
       if (matches(stored, waiter.filter)) {
         this.#waiters.delete(waiter)
-        waiter.resolve(stored)
+        waiter.resolve(entryOf(stored))
       }
     }
-    return stored
+    return stored.seq
+  }
+
+  /** The entry with this sequence number, if the ring still holds it. */
+  get(seq: number): JournalEntry | undefined {
+    const first = this.#ring[0]
+    const stored = first ? this.#ring[seq - first.seq] : undefined
+    return stored?.seq === seq ? entryOf(stored) : undefined
   }
 
   list(filter: JournalFilter = {}): JournalEntry[] {
-    const found = this.#ring.filter((entry) => matches(entry, filter))
-    return filter.limit === undefined ? found : found.slice(Math.max(0, found.length - filter.limit))
+    const found = this.#ring.filter((stored) => matches(stored, filter))
+    const newest = filter.limit === undefined ? found : found.slice(Math.max(0, found.length - filter.limit))
+    return newest.map(entryOf)
   }
 
   /** The newest seq recorded so far (0 before the first request). */
@@ -95,8 +137,8 @@ export class Journal {
    */
   async wait(filter: JournalFilter = {}, options: JournalWaitOptions = {}): Promise<JournalEntry | undefined> {
     if (filter.since !== undefined) {
-      const [first] = this.#ring.filter((entry) => matches(entry, filter))
-      if (first) return first
+      const first = this.#ring.find((stored) => matches(stored, filter))
+      if (first) return entryOf(first)
     }
     const timeout = new AbortController()
     const onAbort = (): void => timeout.abort()
@@ -133,12 +175,54 @@ export class Journal {
   }
 }
 
-function matches(entry: JournalEntry, filter: JournalFilter): boolean {
-  if (filter.since !== undefined && entry.seq <= filter.since) return false
-  if (filter.method !== undefined && entry.method !== filter.method.toUpperCase()) return false
-  if (filter.status !== undefined && entry.status !== filter.status) return false
-  if (filter.route !== undefined && !routeMatches(filter.route, entry.route)) return false
+function matches(stored: Stored, filter: JournalFilter): boolean {
+  const { raw } = stored
+  if (filter.since !== undefined && stored.seq <= filter.since) return false
+  if (filter.method !== undefined && raw.method !== filter.method.toUpperCase()) return false
+  if (filter.status !== undefined && raw.status !== filter.status) return false
+  if (filter.route !== undefined && !routeMatches(filter.route, raw.route)) return false
   return true
+}
+
+/** The redacted entry of a stored exchange, built once. */
+function entryOf(stored: Stored): JournalEntry {
+  if (stored.entry) return stored.entry
+  const { raw } = stored
+  const body = raw.responseHeaders ? responseBodyText(raw) : undefined
+  stored.entry = {
+    seq: stored.seq,
+    time: new Date(raw.receivedAt).toISOString(),
+    route: raw.route,
+    method: raw.method,
+    path: redactPath(raw.url),
+    status: raw.status,
+    identity: raw.identity,
+    scenarios: raw.scenarios,
+    durationMs: raw.durationMs,
+    transport: raw.transport,
+    request: {
+      headers: redactHeaders(raw.requestHeaders),
+      ...(raw.requestBody === undefined ? {} : { body: redactValue(raw.requestBody) }),
+    },
+    response: {
+      headers: raw.responseHeaders ? redactResponseHeaders(raw.responseHeaders) : {},
+      ...(body === undefined ? {} : { body }),
+    },
+  }
+  return stored.entry
+}
+
+function responseBodyText(raw: JournalRecord): string | undefined {
+  const body = raw.responseBody
+  if (body === undefined || body.length > BODY_LIMIT) return undefined
+  if (!/json|text|xml|html|form/.test(raw.responseHeaders?.get('content-type') ?? '')) return undefined
+  const text = typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')
+  if (!raw.secretResponse) return text
+  try {
+    return JSON.stringify(redactValue(JSON.parse(text)))
+  } catch {
+    return undefined
+  }
 }
 
 /** `versions.list` matches itself; `versions.*` or `versions` match every versions route; `*` all. */

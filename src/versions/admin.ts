@@ -6,7 +6,7 @@
 import { ControlError } from '../kernel/errors.js'
 import { parseBody } from '../kernel/validation.js'
 import { ElementFixture, StorageFixture, VersionFixture, type VersionRecord } from './model.js'
-import { toRecord, toRecords } from './records.js'
+import { toRecord, toRecords, withCurrentHistory } from './records.js'
 import type { ElementStore, ElementSummary } from './store.js'
 
 export interface ElementAdminDeps {
@@ -47,7 +47,7 @@ export class ElementAdmin {
     this.#checkPlace(element.storage, element.facet)
     const records = toRecords(element, { baseUrl: this.#deps.baseUrl, newId: this.#deps.newId })
     this.#checkNewVersionIds(element.storage, records)
-    await this.store.addElement(element, records)
+    await this.store.addElement(records)
     const [collectionId = '', storageId = ''] = element.storage.split('/')
     return this.store.summary(collectionId, storageId, element.facet, element.id) as ElementSummary
   }
@@ -58,13 +58,23 @@ export class ElementAdmin {
     const [collectionId = '', storageId = ''] = found.storage.split('/')
     const existing = this.store.elementVersions(collectionId, storageId, found.facet, found.id) ?? []
     const last = existing[existing.length - 1]
-    const record = toRecord(
-      { facet: found.facet, id: found.id, type: found.type, ...(found.stereotype === undefined ? {} : { stereotype: found.stereotype }), releaseHistory: existing[0]?.derivedReleaseHistory ?? true },
-      version,
-      { collectionId, storageId, seq: (last?.seq ?? -1) + 1, baseUrl: this.#deps.baseUrl, newId: this.#deps.newId },
-    )
+    const element = {
+      facet: found.facet,
+      id: found.id,
+      type: found.type,
+      ...(found.stereotype === undefined ? {} : { stereotype: found.stereotype }),
+      ...(existing.some((r) => r.derivedReleaseHistory) ? { releaseHistory: true } : {}),
+    }
+    const record = toRecord(element, version, {
+      collectionId,
+      storageId,
+      baseUrl: this.#deps.baseUrl,
+      versionId: version.versionId ?? this.#deps.newId(),
+      seq: (last?.seq ?? -1) + 1,
+      history: [],
+    })
     this.#checkNewVersionIds(found.storage, [record])
-    await this.store.addVersion(record)
+    await this.store.replaceVersions(withCurrentHistory([...existing, record], this.#deps.baseUrl))
     return this.store.summary(collectionId, storageId, found.facet, found.id) as ElementSummary
   }
 
@@ -74,14 +84,16 @@ export class ElementAdmin {
     this.store.removeElement(collectionId, storageId, found.facet, found.id)
   }
 
-  removeVersion(elementId: string, versionId: string, where: Where): void {
+  async removeVersion(elementId: string, versionId: string, where: Where): Promise<void> {
     const found = this.#locate(elementId, where)
     const [collectionId = '', storageId = ''] = found.storage.split('/')
-    if (found.versions.length === 1 && found.versions[0]?.versionId.toLowerCase() === versionId.toLowerCase()) {
+    const existing = this.store.elementVersions(collectionId, storageId, found.facet, found.id) ?? []
+    const remaining = existing.filter((v) => v.versionId.toLowerCase() !== versionId.toLowerCase())
+    if (remaining.length === existing.length) throw new ControlError(404, `Element ${elementId} has no version ${versionId}.`, 'versionId', 'ERR_NOT_FOUND')
+    if (remaining.length === 0) {
       throw new ControlError(409, `Version ${versionId} is the only version of element ${elementId}; delete the element instead.`, 'versionId', 'ERR_CONFLICT')
     }
-    const result = this.store.removeVersion(collectionId, storageId, found.facet, found.id, versionId)
-    if (result === 'no-version') throw new ControlError(404, `Element ${elementId} has no version ${versionId}.`, 'versionId', 'ERR_NOT_FOUND')
+    await this.store.replaceVersions(withCurrentHistory(remaining, this.#deps.baseUrl))
   }
 
   #checkPlace(storageRef: string, facetName: string): void {

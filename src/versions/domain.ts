@@ -14,11 +14,14 @@ import type { RequestContext, RouteDefinition } from '../kernel/route.js'
 import { readSection } from '../kernel/settings.js'
 import { VersionsError, notFound, renderVersionsError } from './errors.js'
 import { matchesFilter } from './filter.js'
-import { ElementFixture, type ElementRef, GenerateFixture, StorageFixture, type VersionRecord, elementKey, storageKey } from './model.js'
+import { ElementFixture, type ElementRef, GenerateFixture, StorageFixture, type VersionRecord, storageKey } from './model.js'
 import { checkApiVersion, parseVersionsQuery } from './query.js'
 import { ElementAdmin } from './admin.js'
-import { generateElements, toRecords } from './records.js'
-import { renderVersion } from './shape.js'
+import { generateElements } from './generate.js'
+import { toRecords } from './records.js'
+import { decodeElement } from './records.js'
+import type { ElementJson } from './render.js'
+import { shapeElement } from './shape.js'
 import { ElementStore } from './store.js'
 
 export const VersionsSettings = z.object({
@@ -54,8 +57,6 @@ export class VersionsDomain {
   readonly store = new ElementStore()
   readonly admin: ElementAdmin
   readonly #deps: VersionsDeps
-  #cache = new Map<string, string>()
-  #cacheRevision = -1
 
   constructor(deps: VersionsDeps) {
     this.#deps = deps
@@ -155,32 +156,46 @@ export class VersionsDomain {
     const first = versions?.[0]
     if (!versions || !first) throw notFound(`Element '${elementId}' not found.`)
 
-    const headers = { 'content-type': 'application/json; charset=utf-8' }
-    const cacheKey = query.isDefault ? `${elementKey(collectionId, storageId, facetId, first.elementId)}|${settings.listKey}` : undefined
-    if (cacheKey !== undefined) {
-      if (this.#cacheRevision !== this.store.revision) {
-        this.#cache.clear()
-        this.#cacheRevision = this.store.revision
-      }
-      const cached = this.#cache.get(cacheKey)
-      if (cached !== undefined) return reply(cached, { status: 200, headers })
+    let selected: readonly VersionRecord[] = versions
+    let parsed: ElementJson[] | undefined
+    if (query.filter) {
+      const filter = query.filter
+      const all = versions.map((record) => ({ record, json: decodeElement(record) }))
+      const kept = all.filter(({ json }) => matchesFilter(filter, json))
+      selected = kept.map(({ record }) => record)
+      parsed = kept.map(({ json }) => json)
     }
-
-    let selected = query.filter ? versions.filter((v) => matchesFilter(query.filter as NonNullable<typeof query.filter>, v)) : [...versions]
-    if (query.pageSize !== undefined) selected = selected.slice((query.page - 1) * query.pageSize, query.page * query.pageSize)
-    else if (query.page > 1) selected = []
-    const shape = { store: this.store, baseUrl: this.#deps.baseUrl, query }
-    const elements = selected.map((v) => renderVersion(v, versions, shape))
-    const body =
-      settings.listKey === 'elements'
-        ? { count: elements.length, elements }
-        : settings.listKey === 'values'
-          ? { count: elements.length, values: elements }
-          : { count: elements.length, elements, values: elements }
-    const text = JSON.stringify(body)
-    if (cacheKey !== undefined) this.#cache.set(cacheKey, text)
-    return reply(text, { status: 200, headers })
+    if (query.pageSize !== undefined || query.page > 1) {
+      const from = query.pageSize === undefined ? Number.POSITIVE_INFINITY : (query.page - 1) * query.pageSize
+      const to = query.pageSize === undefined ? Number.POSITIVE_INFINITY : query.page * query.pageSize
+      selected = selected.slice(from, to)
+      parsed = parsed?.slice(from, to)
+    }
+    const headers = { 'content-type': 'application/json; charset=utf-8' }
+    if (!query.reshapes) return reply(listBytes(selected.map((record) => record.body), settings.listKey), { status: 200, headers })
+    const shape = { store: this.store, query, collectionId, storageId }
+    const elements = (parsed ?? selected.map(decodeElement)).map((json) => shapeElement(json, shape))
+    const list = elements.map((json) => Buffer.from(JSON.stringify(json), 'utf8'))
+    return reply(listBytes(list, settings.listKey), { status: 200, headers })
   }
+}
+
+const COMMA = Buffer.from(',')
+
+/** `{"count":n,"elements":[…]}` (or `values`, or both) from the versions' JSON bytes. */
+function listBytes(items: readonly Uint8Array[], key: VersionsSettings['listKey']): Uint8Array {
+  const parts: Uint8Array[] = [Buffer.from(`{"count":${items.length}`)]
+  const names = key === 'both' ? ['elements', 'values'] : [key]
+  for (const name of names) {
+    parts.push(Buffer.from(`,"${name}":[`))
+    items.forEach((item, index) => {
+      if (index > 0) parts.push(COMMA)
+      parts.push(item)
+    })
+    parts.push(Buffer.from(']'))
+  }
+  parts.push(Buffer.from('}'))
+  return Buffer.concat(parts)
 }
 
 function scenarioError(code: string, ctx: RequestContext, message: string | undefined): Response | undefined {

@@ -9,7 +9,7 @@
  * values does), or `attributes` (any value of any attribute). Text comparisons are exact.
  * Any other operator or function answers 400 `The operator X is currently not supported`.
  */
-import type { VersionRecord } from './model.js'
+import type { ElementJson } from './render.js'
 
 export class FilterError extends Error {}
 
@@ -176,14 +176,17 @@ function tokenize(source: string): Token[] {
   return tokens
 }
 
+type Attributes = Record<string, Record<string, unknown>>
+
 /** The values a field has on one version: one for element fields, one per language for attributes. */
-function valuesOf(record: VersionRecord, field: string): unknown[] {
+function valuesOf(element: ElementJson, field: string): unknown[] {
   if (ELEMENT_FIELDS.has(field)) {
-    const value = field === 'id' ? record.elementId : record[field as 'state' | 'type' | 'stereotype' | 'versionId']
+    const value = element[field]
     return value === undefined ? [] : [value]
   }
-  if (field === 'attributes') return Object.values(record.attributes).flatMap((byLanguage) => Object.values(byLanguage))
-  const attribute = record.attributes[field]
+  const attributes = (element.attributes ?? {}) as Attributes
+  if (field === 'attributes') return Object.values(attributes).flatMap((byLanguage) => Object.values(byLanguage))
+  const attribute = attributes[field]
   return attribute === undefined ? [] : Object.values(attribute)
 }
 
@@ -194,7 +197,7 @@ function equals(value: unknown, literal: Literal): boolean {
   return typeof value === 'string' ? value === literal : value !== null && value !== undefined && String(value) === literal
 }
 
-export function matchesFilter(node: FilterNode, record: VersionRecord): boolean {
+export function matchesFilter(node: FilterNode, record: ElementJson): boolean {
   switch (node.kind) {
     case 'and':
       return matchesFilter(node.left, record) && matchesFilter(node.right, record)

@@ -84,7 +84,13 @@ export const GenerateFixture = z.strictObject({
 })
 export type GenerateFixture = z.infer<typeof GenerateFixture>
 
-/** One version of one element, as the store keeps it. */
+/**
+ * One version of one element, as the store keeps it: the fields requests look up and filter by,
+ * and the version's Element JSON with every resource, already rendered (expandUri, creationId,
+ * releaseHistory) as UTF-8 bytes. Bytes because they are compact (a store of 100,000 elements
+ * would not fit as objects), pass through @msw/data and zod by reference, and go to the socket
+ * as they are; options like `$select` parse them when they need to.
+ */
 export const VersionRecord = z.object({
   collectionId: z.string(),
   storageId: z.string(),
@@ -96,15 +102,9 @@ export const VersionRecord = z.object({
   type: z.string(),
   stereotype: z.string().optional(),
   state: z.string(),
-  displayNames: DisplayNames.optional(),
-  attributes: Attributes,
-  related: z.record(z.string(), z.array(ElementRef)),
-  children: z.array(ElementRef).optional(),
-  content: z.array(ElementRef).optional(),
-  rootPath: z.array(ElementRef).optional(),
-  setReadOnly: z.boolean().nullable().optional(),
   /** True when `releaseHistory` is derived from the element's versions rather than given. */
   derivedReleaseHistory: z.boolean(),
+  body: z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'must be bytes'),
 })
 export type VersionRecord = z.infer<typeof VersionRecord>
 

@@ -21,8 +21,8 @@ export interface VersionsQuery {
   readonly expand: ReadonlySet<string>
   readonly page: number
   readonly pageSize: number | undefined
-  /** True when no option changes the default answer (which is then served from a cache). */
-  readonly isDefault: boolean
+  /** True when $resources, $select or $expandRelated change the stored JSON of each version. */
+  readonly reshapes: boolean
 }
 
 const ALL_RESOURCES: ReadonlySet<Resource> = new Set(RESOURCES)
@@ -83,6 +83,6 @@ export function parseVersionsQuery(url: URL): VersionsQuery {
     expand: new Set(expandNames ?? []),
     page,
     pageSize,
-    isDefault: !filter && !resourceNames && !selectNames && !expandNames && page === 1 && pageSize === undefined,
+    reshapes: resources.size < RESOURCES.length || selectNames !== undefined || expandNames !== undefined,
   }
 }

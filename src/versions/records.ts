@@ -1,153 +1,107 @@
 /**
- * From fixtures to store records: element fixtures become one record per version (ids generated
- * from the seed where a fixture leaves them out), and `--fixtures`' `generate` section adds
- * realistic elements made with a seeded faker, so the same seed always gives the same store.
+ * From fixtures to store records: each version is rendered once into its Element JSON bytes
+ * (ids generated from the seed where a fixture leaves them out, releaseHistory derived from the
+ * element's versions). The `generate` fixture section adds realistic elements made with a seeded
+ * faker, so the same seed always gives the same store.
  */
-import { faker as sharedFaker } from '@faker-js/faker/locale/en'
-import { type ElementFixture, type ElementRef, LANGUAGE, type VersionFixture, type VersionRecord } from './model.js'
+import type { ElementFixture, VersionFixture, VersionRecord } from './model.js'
+import { type ElementJson, type Place, releaseHistory, renderVersion } from './render.js'
 
-/** Replaces `{base_url}` in string attribute values, so fixtures can hold real-looking links. */
-function fillBaseUrl(value: unknown, baseUrl: string): unknown {
-  if (typeof value === 'string') return value.replaceAll('{base_url}', baseUrl)
-  if (Array.isArray(value)) return value.map((v) => fillBaseUrl(v, baseUrl))
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fillBaseUrl(v, baseUrl)]))
-  }
-  return value
+export interface RecordOptions {
+  readonly baseUrl: string
+  readonly newId: () => string
+  /** `seq` of the first version (default 0). */
+  readonly firstSeq?: number
 }
 
-export function toRecords(
-  element: ElementFixture,
-  options: { baseUrl: string; newId: () => string; firstSeq?: number },
-): VersionRecord[] {
-  const [collectionId = '', storageId = ''] = element.storage.split('/')
+type ElementInfo = Pick<ElementFixture, 'facet' | 'id' | 'type' | 'stereotype' | 'releaseHistory'>
+
+function place(storage: string, baseUrl: string): Place {
+  const [collectionId = '', storageId = ''] = storage.split('/')
+  return { collectionId, storageId, baseUrl }
+}
+
+/** Whether the element derives releaseHistory (default: yes, except for `users` elements). */
+export function derivesHistory(element: Pick<ElementFixture, 'facet' | 'releaseHistory'>): boolean {
+  return element.releaseHistory ?? element.facet !== 'users'
+}
+
+/** Records for all versions of an element fixture, oldest first. */
+export function toRecords(element: ElementFixture, options: RecordOptions): VersionRecord[] {
+  const where = place(element.storage, options.baseUrl)
+  const ids = element.versions.map((v) => v.versionId ?? options.newId())
+  const history = releaseHistory(
+    element,
+    element.versions.map((v, i) => ({ versionId: ids[i] ?? '', state: v.state })),
+    where,
+  )
   return element.versions.map((version, index) =>
-    toRecord(element, version, { collectionId, storageId, seq: (options.firstSeq ?? 0) + index, ...options }),
+    toRecord(element, version, { ...where, versionId: ids[index] ?? '', seq: (options.firstSeq ?? 0) + index, history }),
   )
 }
 
+/** One version's record; `history` is the element's derived releaseHistory. */
 export function toRecord(
-  element: Pick<ElementFixture, 'facet' | 'id' | 'type' | 'stereotype' | 'releaseHistory'>,
+  element: ElementInfo,
   version: VersionFixture,
-  options: { collectionId: string; storageId: string; seq: number; baseUrl: string; newId: () => string },
+  options: Place & { versionId: string; seq: number; history: ElementJson[] },
 ): VersionRecord {
+  const derived = derivesHistory(element) && !('releaseHistory' in version.related)
+  const json = renderVersion(
+    {
+      facet: element.facet,
+      id: element.id,
+      type: element.type,
+      stereotype: element.stereotype,
+      versionId: options.versionId,
+      version,
+      history: derived ? options.history : undefined,
+    },
+    options,
+  )
   return {
     collectionId: options.collectionId,
     storageId: options.storageId,
     facet: element.facet,
     elementId: element.id,
-    versionId: version.versionId ?? options.newId(),
+    versionId: options.versionId,
     seq: options.seq,
     type: element.type,
     ...(element.stereotype === undefined ? {} : { stereotype: element.stereotype }),
     state: version.state,
-    ...(version.displayNames === undefined ? {} : { displayNames: version.displayNames }),
-    attributes: fillBaseUrl(version.attributes, options.baseUrl) as VersionRecord['attributes'],
-    related: version.related,
-    ...(version.children === undefined ? {} : { children: version.children }),
-    ...(version.content === undefined ? {} : { content: version.content }),
-    ...(version.rootPath === undefined ? {} : { rootPath: version.rootPath }),
-    ...(version.setReadOnly === undefined ? {} : { setReadOnly: version.setReadOnly }),
-    derivedReleaseHistory: (element.releaseHistory ?? element.facet !== 'users') && !('releaseHistory' in version.related),
+    derivedReleaseHistory: derived,
+    body: encodeElement(json),
   }
 }
 
-type Faker = typeof sharedFaker
-
-/**
- * A private, seeded faker with the English locale (importing only that locale keeps start-up
- * fast). Never the shared instance: re-seeding that would change the values a consumer's own
- * tests draw from it.
- */
-export function seededFaker(seed: number): Faker {
-  const FakerClass = sharedFaker.constructor as new (options: { locale: Faker['rawDefinitions'] }) => Faker
-  const faker = new FakerClass({ locale: sharedFaker.rawDefinitions })
-  faker.seed(seed)
-  return faker
+export function encodeElement(json: ElementJson): Uint8Array {
+  return Buffer.from(JSON.stringify(json), 'utf8')
 }
 
-const PROCESS_VERBS = ['Handle', 'Approve', 'Process', 'Review', 'Plan', 'Release', 'Check', 'Record', 'Settle', 'Onboard']
-const PROCESS_VERBS_DE = ['Bearbeiten', 'Genehmigen', 'Verarbeiten', 'Prüfen', 'Planen', 'Freigeben', 'Kontrollieren', 'Erfassen', 'Abrechnen', 'Einarbeiten']
-const PROCESS_NOUNS = ['purchase order', 'invoice', 'customer complaint', 'goods receipt', 'travel request', 'supplier', 'credit memo', 'sales order', 'change request', 'new employee']
-const PROCESS_NOUNS_DE = ['Bestellung', 'Rechnung', 'Kundenreklamation', 'Wareneingang', 'Reiseantrag', 'Lieferant', 'Gutschrift', 'Kundenauftrag', 'Änderungsantrag', 'Neuer Mitarbeiter']
-
-/** Element timestamps: ISO 8601 without a zone, seven fraction digits, as the platform writes them. */
-export function platformTimestamp(date: Date, faker: Faker): string {
-  return `${date.toISOString().slice(0, 19)}.${faker.string.numeric(7)}`
+/** The Element JSON of a stored version, as an object (for options that reshape it). */
+export function decodeElement(record: Pick<VersionRecord, 'body'>): ElementJson {
+  const { body } = record
+  return JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')) as ElementJson
 }
 
-const REVISION_REASONS = [
-  'Verantwortlichkeiten angepasst.',
-  'Neue Freigabestufe eingeführt.',
-  'Schnittstelle zum ERP-System ergänzt.',
-  'Prüfschritt nach Audit ergänzt.',
-  'Durchlaufzeit verkürzt.',
-  'Rollen nach Reorganisation aktualisiert.',
-]
-
-const FROM = Date.parse('2019-01-01T00:00:00Z')
-const TO = Date.parse('2025-12-31T00:00:00Z')
-
 /**
- * Generates `count` elements with one to four versions each, oldest first: earlier versions
- * expired, then released, and often a newest one in process.
+ * An element's versions after one was added or removed: those that derive their releaseHistory
+ * get it brought up to date (their other bytes are kept).
  */
-export function generateElements(
-  count: number,
-  options: { storage: string; facet: string; seed: number; baseUrl: string; users: readonly ElementRef[] },
-): ElementFixture[] {
-  const faker = seededFaker(options.seed)
-  const [collectionId = '', storageId = ''] = options.storage.split('/')
-  const out: ElementFixture[] = []
-  for (let i = 0; i < count; i++) {
-    const id = faker.string.uuid()
-    const verb = faker.number.int({ min: 0, max: PROCESS_VERBS.length - 1 })
-    const noun = faker.number.int({ min: 0, max: PROCESS_NOUNS.length - 1 })
-    const name = { [LANGUAGE.german]: `${PROCESS_NOUNS_DE[noun]} ${PROCESS_VERBS_DE[verb]?.toLowerCase()}`, [LANGUAGE.english]: `${PROCESS_VERBS[verb]} ${PROCESS_NOUNS[noun]}` }
-    const versionCount = faker.number.int({ min: 1, max: 4 })
-    const inProcessLast = versionCount > 1 ? faker.datatype.boolean() : faker.datatype.boolean({ probability: 0.3 })
-    const type = faker.helpers.arrayElement(['mainProcess', 'subProcess', 'process'])
-    let created = faker.date.between({ from: FROM, to: TO - 400 * 86_400_000 })
-    const versions: VersionFixture[] = []
-    for (let v = 0; v < versionCount; v++) {
-      const last = v === versionCount - 1
-      const state = last ? (inProcessLast ? 'inProcess' : 'released') : v === versionCount - 2 && inProcessLast ? 'released' : 'expired'
-      const versionId = faker.string.uuid()
-      const changed = new Date(created.getTime() + faker.number.int({ min: 60_000, max: 30 * 86_400_000 }))
-      const released = new Date(changed.getTime() + faker.number.int({ min: 60_000, max: 3 * 86_400_000 }))
-      const user = (): ElementRef[] => (options.users.length > 0 ? [faker.helpers.arrayElement(options.users)] : [])
-      const attributes: VersionFixture['attributes'] = {
-        authorNote: {
-          [LANGUAGE.german]: 'Ein oder mehrere Autoren wurden gesetzt. Nur Architekten und die angegebenen Autoren dürfen das aktuelle Element bearbeiten.',
-          [LANGUAGE.english]: 'The author was set. Only architects and the defined authors are allowed to edit the current element.',
-        },
-        changedOn: { [LANGUAGE.neutral]: platformTimestamp(changed, faker) },
-        createdOn: { [LANGUAGE.neutral]: platformTimestamp(created, faker) },
-        gotoUrl: {
-          [LANGUAGE.german]: `${options.baseUrl}/${collectionId}/${storageId}/1031/BasePlugin/GoTo/Processes/treeanddiagram/${versionId}`,
-          [LANGUAGE.english]: `${options.baseUrl}/${collectionId}/${storageId}/1033/BasePlugin/GoTo/Processes/treeanddiagram/${versionId}`,
-        },
-        isReleased: { [LANGUAGE.neutral]: state === 'released' },
-        name,
-        state1: { [LANGUAGE.neutral]: state },
-        validUntil: { [LANGUAGE.neutral]: state === 'expired' ? `${released.toISOString().slice(0, 10)}T00:00:00` : '9999-12-31T00:00:00' },
-        version: { [LANGUAGE.neutral]: state === 'inProcess' ? `${v}.1` : `${v + 1}.0` },
-      }
-      if (state !== 'inProcess') {
-        attributes.reasonForRevision = { [LANGUAGE.neutral]: `<?xml version="1.0" encoding="utf-8"?><p>${faker.helpers.arrayElement(REVISION_REASONS)}</p>` }
-        attributes.relOn = { [LANGUAGE.neutral]: platformTimestamp(released, faker) }
-        attributes.validFrom = { [LANGUAGE.neutral]: `${released.toISOString().slice(0, 10)}T00:00:00` }
-      }
-      versions.push({
-        versionId,
-        state,
-        displayNames: { [LANGUAGE.german]: 'Prozess', [LANGUAGE.english]: 'Process' },
-        attributes: Object.fromEntries(Object.entries(attributes).sort(([a], [b]) => a.localeCompare(b))),
-        related: { author: user(), changedBy: user(), createdBy: user(), owner: user(), ...(state === 'inProcess' ? {} : { relBy: user() }) },
-      })
-      created = released
-    }
-    out.push({ storage: options.storage, facet: options.facet, id, type, versions })
-  }
-  return out
+export function withCurrentHistory(records: readonly VersionRecord[], baseUrl: string): VersionRecord[] {
+  const first = records[0]
+  if (!first) return []
+  const where: Place = { collectionId: first.collectionId, storageId: first.storageId, baseUrl }
+  const history = releaseHistory({ facet: first.facet, id: first.elementId, type: first.type }, records, where)
+  const wanted = JSON.stringify(history)
+  return records.map((record) => {
+    if (!record.derivedReleaseHistory) return record
+    const json = decodeElement(record)
+    const related = (json.related ?? {}) as Record<string, unknown>
+    if (JSON.stringify(related.releaseHistory ?? []) === wanted) return record
+    if (history.length > 0) related.releaseHistory = history
+    else delete related.releaseHistory
+    json.related = related
+    return { ...record, body: encodeElement(json) }
+  })
 }

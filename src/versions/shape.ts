@@ -1,99 +1,61 @@
 /**
- * Renders versions as the platform's Element JSON, in its field order: facetName, id, versionId,
- * type, (stereotype), state, displayNames, attributes, related, children, content, rootPath.
- * Applies `$resources` (which parts), `$select` (which attributes and relations; id, versionId,
- * type, state, facetName and displayNames always stay) and `$expandRelated` (references become
- * full elements). Related items carry an `expandUri` built from the emulator's base address.
+ * Reshapes a version's Element JSON for the query options: `$resources` (which parts),
+ * `$select` (which attributes and relations; id, versionId, type, state, facetName and
+ * displayNames always stay) and `$expandRelated` (references become full elements, keeping their
+ * creationId and expandUri). The order of fields stays the platform's.
  */
-import type { ElementRef, VersionRecord } from './model.js'
 import type { VersionsQuery } from './query.js'
+import { decodeElement } from './records.js'
+import type { ElementJson } from './render.js'
 import type { ElementStore } from './store.js'
-
-export type ElementJson = Record<string, unknown>
 
 export interface ShapeContext {
   readonly store: ElementStore
-  readonly baseUrl: string
   readonly query: Pick<VersionsQuery, 'resources' | 'select' | 'expand'>
+  /** Where the element lives (expanded references are looked up there). */
+  readonly collectionId: string
+  readonly storageId: string
 }
 
-const RELEASED_STATES = new Set(['expired', 'released'])
+const RESOURCE_FIELDS = new Set(['displayNames', 'attributes', 'related', 'children', 'content', 'rootPath'])
 
-export function expandUri(baseUrl: string, record: { collectionId: string; storageId: string }, ref: { facetName: string; id: string; versionId?: string | undefined }): string {
-  return `${baseUrl}/${record.collectionId}/${record.storageId}/_api/rest/facets/${ref.facetName}/views/detail/elements/${ref.versionId ?? ref.id}`
-}
-
-/** A reference as the platform writes it; items without a version carry `creationId`. */
-export function renderRef(ref: ElementRef, owner: VersionRecord, baseUrl: string): ElementJson {
-  const out: ElementJson = { facetName: ref.facetName, id: ref.id }
-  if (ref.versionId !== undefined) out.versionId = ref.versionId
-  const creationId = ref.creationId ?? (ref.versionId === undefined ? ref.id : undefined)
-  if (creationId !== undefined) out.creationId = creationId
-  out.type = ref.type
-  if (ref.state !== undefined) out.state = ref.state
-  out.expandUri = expandUri(baseUrl, owner, ref)
-  if (ref.stereotype !== undefined) out.stereotype = ref.stereotype
+export function shapeElement(element: ElementJson, ctx: ShapeContext): ElementJson {
+  const { resources, select } = ctx.query
+  const out: ElementJson = {}
+  for (const [key, value] of Object.entries(element)) {
+    if (RESOURCE_FIELDS.has(key) && !resources.has(key as never)) continue
+    if (key === 'attributes' && select) out[key] = pick(value as Record<string, unknown>, select)
+    else if (key === 'related') out[key] = shapeRelated(value as Record<string, ElementJson[]>, ctx)
+    else out[key] = value
+  }
   return out
 }
 
-function releaseHistory(versions: readonly VersionRecord[]): ElementRef[] {
-  return versions
-    .filter((v) => RELEASED_STATES.has(v.state))
-    .map((v) => ({ facetName: v.facet, id: v.elementId, versionId: v.versionId, type: v.type, state: v.state }))
-}
-
-function relationsOf(record: VersionRecord, siblings: readonly VersionRecord[]): Record<string, readonly ElementRef[]> {
-  if (!record.derivedReleaseHistory) return record.related
-  const history = releaseHistory(siblings)
-  return history.length === 0 ? record.related : { ...record.related, releaseHistory: history }
-}
-
-export function renderVersion(record: VersionRecord, siblings: readonly VersionRecord[], ctx: ShapeContext): ElementJson {
-  const { resources, select, expand } = ctx.query
-  const out: ElementJson = {
-    facetName: record.facet,
-    id: record.elementId,
-    versionId: record.versionId,
-    type: record.type,
+function shapeRelated(related: Record<string, ElementJson[]>, ctx: ShapeContext): Record<string, ElementJson[]> {
+  const { select, expand } = ctx.query
+  const out: Record<string, ElementJson[]> = {}
+  for (const [name, items] of Object.entries(related)) {
+    if (select && !select.has(name)) continue
+    out[name] = expand.has(name) ? items.map((item) => expandRef(item, ctx)) : items
   }
-  if (record.stereotype !== undefined) out.stereotype = record.stereotype
-  out.state = record.state
-  if (resources.has('displayNames') && record.displayNames !== undefined) out.displayNames = record.displayNames
-  if (resources.has('attributes')) {
-    out.attributes = select ? pick(record.attributes, select) : record.attributes
-  }
-  if (resources.has('related')) {
-    const relations = relationsOf(record, siblings)
-    const related: Record<string, ElementJson[]> = {}
-    for (const [name, items] of Object.entries(relations)) {
-      if (select && !select.has(name)) continue
-      related[name] = items.map((item) => (expand.has(name) ? expandRef(item, record, ctx) : renderRef(item, record, ctx.baseUrl)))
-    }
-    out.related = related
-  }
-  for (const part of ['children', 'content', 'rootPath'] as const) {
-    const items = record[part]
-    if (resources.has(part) && items !== undefined) out[part] = items.map((item) => renderRef(item, record, ctx.baseUrl))
-  }
-  if (record.setReadOnly !== undefined) out.setReadOnly = record.setReadOnly
   return out
 }
 
 /** A related item as a full element (attributes, displayNames, its own relations as references). */
-function expandRef(ref: ElementRef, owner: VersionRecord, ctx: ShapeContext): ElementJson {
-  const target = ctx.store.find(owner.collectionId, owner.storageId, ref.id, ref.versionId)
-  if (!target) return renderRef(ref, owner, ctx.baseUrl)
-  const siblings = ctx.store.elementVersions(target.collectionId, target.storageId, target.facet, target.elementId) ?? [target]
-  const full = renderVersion(target, siblings, { ...ctx, query: { resources: ctx.query.resources, select: undefined, expand: new Set() } })
+function expandRef(ref: ElementJson, ctx: ShapeContext): ElementJson {
+  const id = String(ref.id)
+  const versionId = typeof ref.versionId === 'string' ? ref.versionId : undefined
+  const target = ctx.store.find(ctx.collectionId, ctx.storageId, id, versionId)
+  if (!target) return ref
+  const full = shapeElement(decodeElement(target), { ...ctx, query: { resources: ctx.query.resources, select: undefined, expand: new Set() } })
   const out: ElementJson = { facetName: full.facetName, id: full.id }
-  if (ref.versionId !== undefined) out.versionId = full.versionId
-  const creationId = ref.creationId ?? (ref.versionId === undefined ? ref.id : undefined)
-  if (creationId !== undefined) out.creationId = creationId
+  if (versionId !== undefined) out.versionId = full.versionId
+  if (ref.creationId !== undefined) out.creationId = ref.creationId
   for (const [key, value] of Object.entries(full)) {
-    if (key in out || (key === 'versionId' && ref.versionId === undefined)) continue
+    if (key in out || (key === 'versionId' && versionId === undefined)) continue
     out[key] = value
   }
-  out.expandUri = expandUri(ctx.baseUrl, owner, ref)
+  out.expandUri = ref.expandUri
   return out
 }
 

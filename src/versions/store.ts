@@ -6,7 +6,6 @@
 import { ControlError } from '../kernel/errors.js'
 import { IndexedCollection } from '../kernel/store.js'
 import {
-  type ElementFixture,
   type StorageFixture,
   StorageRecord,
   type VersionRecord,
@@ -26,49 +25,40 @@ export interface ElementSummary {
 
 export class ElementStore {
   readonly storages = new IndexedCollection(StorageRecord, (s) => storageKey(s.collectionId, s.storageId))
-  readonly versions = new IndexedCollection(VersionRecordSchema, (v) => `${storageKey(v.collectionId, v.storageId)}/${v.versionId}`)
+  readonly versions = new IndexedCollection(VersionRecordSchema, (v) => `${storageKey(v.collectionId, v.storageId)}/${v.versionId}`, { shards: 256 })
   /** element key -> its versions, oldest first */
   #byElement = new Map<string, VersionRecord[]>()
   /** `collection/storage/facet/versionId` -> element key */
   #byVersion = new Map<string, string>()
   /** `collection/storage/id` (element id or version id, any facet) -> element key */
   #anyFacet = new Map<string, string>()
-  #revision = 0
-  #dirty = false
-
-  /** Increases on every change; renderers cache by it. */
-  get revision(): number {
-    return this.#revision
-  }
+  /** The seeded versions of every element, for undoing changes on reset. */
+  #baseline = new Map<string, readonly VersionRecord[]>()
+  /** Elements changed since the seed. */
+  #dirty = new Set<string>()
 
   async seed(storages: readonly StorageFixture[], versions: readonly VersionRecord[]): Promise<void> {
     await this.storages.seed(storages)
     await this.versions.seed(versions)
-    this.#reindex()
-    this.#dirty = false
-  }
-
-  /** Back to the seeded storages and elements; nothing to do when nothing changed. */
-  async reset(): Promise<void> {
-    if (!this.#dirty) return
-    await this.storages.reset()
-    await this.versions.reset()
-    this.#reindex()
-    this.#dirty = false
-  }
-
-  #reindex(): void {
     this.#byElement.clear()
     this.#byVersion.clear()
     this.#anyFacet.clear()
     for (const record of this.versions.all()) this.#index(record)
     for (const list of this.#byElement.values()) list.sort((a, b) => a.seq - b.seq)
-    this.#revision++
+    this.#baseline = new Map([...this.#byElement].map(([key, list]) => [key, [...list]]))
+    this.#dirty.clear()
   }
 
-  #changed(): void {
-    this.#revision++
-    this.#dirty = true
+  /** Back to the seeded storages and elements, undoing only the elements that changed. */
+  async reset(): Promise<void> {
+    await this.storages.reset()
+    if (this.#dirty.size === 0) return
+    await this.versions.reset()
+    for (const key of this.#dirty) {
+      this.#unindex(key)
+      for (const record of this.#baseline.get(key) ?? []) this.#index(record)
+    }
+    this.#dirty.clear()
   }
 
   #index(record: VersionRecord): void {
@@ -127,50 +117,61 @@ export class ElementStore {
   }
 
   async addStorage(storage: StorageFixture): Promise<StorageRecord> {
-    const record = await this.storages.insert(storage)
-    this.#changed()
-    return record
+    return await this.storages.insert(storage)
   }
 
   /** Adds a whole element; refuses one that exists already. */
-  async addElement(element: ElementFixture, records: readonly VersionRecord[]): Promise<void> {
-    const [collectionId = '', storageId = ''] = element.storage.split('/')
-    if (this.#byElement.has(elementKey(collectionId, storageId, element.facet, element.id))) {
-      throw new ControlError(409, `Element ${element.id} exists already in ${element.storage}, facet ${element.facet}; add versions to it instead.`, 'id', 'ERR_CONFLICT')
+  async addElement(records: readonly VersionRecord[]): Promise<void> {
+    const first = records[0]
+    if (!first) return
+    const storage = storageKey(first.collectionId, first.storageId)
+    if (this.#byElement.has(elementKey(first.collectionId, first.storageId, first.facet, first.elementId))) {
+      throw new ControlError(409, `Element ${first.elementId} exists already in ${storage}, facet ${first.facet}; add versions to it instead.`, 'id', 'ERR_CONFLICT')
     }
     for (const record of records) {
       await this.versions.insert(record)
       this.#index(record)
     }
-    this.#changed()
+    this.#dirty.add(elementKey(first.collectionId, first.storageId, first.facet, first.elementId))
   }
 
-  /** Appends a version (the newest) to an element. */
-  async addVersion(record: VersionRecord): Promise<void> {
-    await this.versions.insert(record)
-    this.#index(record)
-    this.#changed()
+  /** Replaces all versions of one element (after a version was added or removed). */
+  async replaceVersions(records: readonly VersionRecord[]): Promise<void> {
+    const first = records[0]
+    if (!first) return
+    const key = elementKey(first.collectionId, first.storageId, first.facet, first.elementId)
+    this.#remove(key)
+    for (const record of records) {
+      await this.versions.insert(record)
+      this.#index(record)
+    }
+    this.#byElement.get(key)?.sort((a, b) => a.seq - b.seq)
   }
 
   removeElement(collectionId: string, storageId: string, facet: string, id: string): boolean {
-    const key = elementKey(collectionId, storageId, facet, id)
+    return this.#remove(elementKey(collectionId, storageId, facet, id))
+  }
+
+  /** Takes an element's versions out of the collection and the indexes. */
+  #remove(key: string): boolean {
     const list = this.#byElement.get(key)
     if (!list) return false
     for (const record of list) this.versions.delete(`${storageKey(record.collectionId, record.storageId)}/${record.versionId}`)
-    this.#reindex()
-    this.#changed()
+    this.#unindex(key)
+    this.#dirty.add(key)
     return true
   }
 
-  removeVersion(collectionId: string, storageId: string, facet: string, id: string, versionId: string): 'removed' | 'no-element' | 'no-version' {
-    const list = this.#byElement.get(elementKey(collectionId, storageId, facet, id))
-    if (!list) return 'no-element'
-    const record = list.find((v) => v.versionId.toLowerCase() === versionId.toLowerCase())
-    if (!record) return 'no-version'
-    this.versions.delete(`${storageKey(collectionId, storageId)}/${record.versionId}`)
-    this.#reindex()
-    this.#changed()
-    return 'removed'
+  #unindex(key: string): void {
+    const list = this.#byElement.get(key)
+    if (!list) return
+    this.#byElement.delete(key)
+    for (const record of list) {
+      const storage = storageKey(record.collectionId, record.storageId)
+      this.#byVersion.delete(`${storage}/${record.facet}/${record.versionId.toLowerCase()}`)
+      this.#anyFacet.delete(`${storage}/${record.versionId.toLowerCase()}`)
+      if (this.#anyFacet.get(`${storage}/${record.elementId.toLowerCase()}`) === key) this.#anyFacet.delete(`${storage}/${record.elementId.toLowerCase()}`)
+    }
   }
 }
 

@@ -1,20 +1,16 @@
 /** $filter: parsing (precedence, errors) and evaluation against version records. */
 import { describe, expect, it } from 'vitest'
 import { FilterError, matchesFilter, parseFilter } from '../../src/versions/filter.js'
-import type { VersionRecord } from '../../src/versions/model.js'
+import type { ElementJson } from '../../src/versions/render.js'
 
-const record = (attributes: VersionRecord['attributes'], state = 'released'): VersionRecord => ({
-  collectionId: 'c',
-  storageId: 's',
-  facet: 'processes',
-  elementId: 'e',
+const record = (attributes: Record<string, Record<string, unknown>>, state = 'released'): ElementJson => ({
+  facetName: 'processes',
+  id: 'e',
   versionId: 'v',
-  seq: 0,
   type: 'process',
   state,
   attributes,
   related: {},
-  derivedReleaseHistory: true,
 })
 
 describe('parseFilter', () => {

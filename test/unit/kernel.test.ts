@@ -3,22 +3,26 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { Clock } from '../../src/kernel/clock.js'
 import { SeededIds } from '../../src/kernel/ids.js'
-import { Journal, redactHeaders, redactPath, redactValue } from '../../src/kernel/journal.js'
+import { Journal, type JournalRecord, redactHeaders, redactPath, redactValue } from '../../src/kernel/journal.js'
 import { compilePattern, RouteTable } from '../../src/kernel/router.js'
 import { IndexedCollection } from '../../src/kernel/store.js'
 
-const entry = (route: string, status = 200) => ({
-  time: '2026-01-01T00:00:00.000Z',
+const entry = (route: string, status = 200, extra: Partial<JournalRecord> = {}): JournalRecord => ({
+  receivedAt: Date.parse('2026-01-01T00:00:00.000Z'),
   route,
   method: 'GET',
-  path: '/',
+  url: new URL('https://x/'),
   status,
   identity: null,
   scenarios: [],
   durationMs: 0,
   transport: 'in-process' as const,
-  request: { headers: {} },
-  response: { headers: {} },
+  requestHeaders: new Headers(),
+  requestBody: undefined,
+  responseHeaders: new Headers(),
+  responseBody: undefined,
+  secretResponse: false,
+  ...extra,
 })
 
 describe('Journal', () => {
@@ -41,6 +45,26 @@ describe('Journal', () => {
     expect(journal.list({ route: 'webhooks' })).toHaveLength(2)
     expect(journal.list({ status: 400 })).toHaveLength(1)
     expect(journal.list({ limit: 1 })[0]?.route).toBe('webhooks.options')
+  })
+
+  it('gives entries redacted when read: headers, query, request body, and secret JSON answers', () => {
+    const journal = new Journal(new Clock({ mode: 'manual' }))
+    journal.record(
+      entry('auth.token', 200, {
+        url: new URL('https://x/oauth2/token?client_secret=s&scope=a'),
+        requestHeaders: new Headers({ authorization: 'Basic Y2k6c2VjcmV0', accept: 'application/json' }),
+        requestBody: { grant_type: 'authorization_code', code: 'c-123' },
+        responseHeaders: new Headers({ 'content-type': 'application/json', location: 'https://app/cb?code=abc&state=s' }),
+        responseBody: Buffer.from(JSON.stringify({ access_token: 'eyJ.x.y', token_type: 'Bearer' })),
+        secretResponse: true,
+      }),
+    )
+    const [logged] = journal.list()
+    expect(logged?.path).toBe('/oauth2/token?client_secret=%5Bredacted%5D&scope=a')
+    expect(logged?.request).toEqual({ headers: { authorization: 'Basic [redacted]', accept: 'application/json' }, body: { grant_type: 'authorization_code', code: '[redacted]' } })
+    expect(logged?.response.headers.location).toBe('https://app/cb?code=%5Bredacted%5D&state=s')
+    expect(JSON.parse(logged?.response.body ?? '{}')).toEqual({ access_token: '[redacted]', token_type: 'Bearer' })
+    expect(journal.get(1)).toBe(logged)
   })
 
   it('wait resolves with the next match, or undefined after the timeout on the emulator clock', async () => {
@@ -96,7 +120,19 @@ describe('IndexedCollection', () => {
       ['a', 1],
       ['b', 2],
     ])
-    expect(store.collection.count()).toBe(2)
+    expect(store.count()).toBe(2)
+  })
+
+  it('keeps records in the shard their key hashes to, and still resets', async () => {
+    const store = new IndexedCollection(schema, (r) => r.id, { shards: 8 })
+    await store.seed(Array.from({ length: 100 }, (_, i) => ({ id: `k${i}`, n: i })))
+    expect(store.collections.filter((c) => c.count() > 0).length).toBeGreaterThan(4)
+    store.delete('k5')
+    await store.insert({ id: 'k500', n: 500 })
+    await store.reset()
+    expect(store.count()).toBe(100)
+    expect(store.get('k5')?.n).toBe(5)
+    expect(store.get('k500')).toBeUndefined()
   })
 
   it('validates records with the schema', async () => {
