@@ -27,6 +27,12 @@ import { VersionsDomain, VersionsSettings, elementsSection, generateSection, sto
 import type { ElementSummary } from './versions/store.js'
 import { VERSION } from './version.js'
 import type { StorageFixture } from './versions/model.js'
+// --- webhooks (issue 4) ---
+import { webhookControlRoutes } from './control/webhooks.js'
+import { type WebhookView, WebhooksDomain, webhooksSection } from './webhooks/domain.js'
+import type { Execution, ExecutionPredicate } from './webhooks/executions.js'
+import { WebhooksSettings } from './webhooks/model.js'
+// --- end webhooks ---
 
 export const DEFAULT_ORIGIN = 'https://acme.svc-mock.test'
 
@@ -138,6 +144,23 @@ export interface ApiKeysApi {
   delete(key: string): boolean
 }
 
+// --- webhooks (issue 4) ---
+export interface WebhooksApi {
+  list(): WebhookView[]
+  /** 404 (ControlError) for an unknown id. */
+  get(id: string): WebhookView
+  /** Body of `POST /__svc-mock/webhooks`: `{name, dataStructure, learning, secured, options, flow}`. */
+  create(input: unknown): Promise<WebhookView>
+  delete(id: string): boolean
+  /** Part of a flow: `{active, queueCapacity, response, outcome, processingMs}`; activating runs the queue in order. */
+  updateFlow(id: string, patch: unknown): Promise<WebhookView>
+  /** Every run of the webhook's flow, in the order it ran them (file data as Buffers). */
+  executions(id: string): Execution[]
+  /** The first execution matching, recorded already or still to come; rejects after `timeout` ms of emulator time (default 30 000). */
+  waitForExecution(id: string, predicate?: ExecutionPredicate, options?: { timeout?: number }): Promise<Execution>
+}
+// --- end webhooks ---
+
 /** A credential worth printing at start-up (the defaults are public test values). */
 export interface CredentialInfo {
   kind: string
@@ -154,6 +177,7 @@ export interface Emulator {
   readonly elements: ElementsApi
   readonly storages: StoragesApi
   readonly apiKeys: ApiKeysApi
+  readonly webhooks: WebhooksApi
   /** Answers a request with no transport at all (what the msw handlers call). */
   handle(request: Request): Promise<Response>
   health(): { status: 'ok'; version: string }
@@ -188,6 +212,7 @@ function settingsSchema(): z.ZodType {
   return z.strictObject({
     auth: AuthSettings.partial().strict().optional(),
     versions: VersionsSettings.partial().strict().optional(),
+    webhooks: WebhooksSettings.partial().strict().optional(),
   })
 }
 
@@ -197,6 +222,7 @@ const FIXTURE_SECTIONS: ReadonlyArray<FixtureSection<unknown>> = [
   storagesSection,
   elementsSection,
   generateSection,
+  webhooksSection,
 ] as ReadonlyArray<FixtureSection<unknown>>
 
 /** Builds an emulator without msw (the server uses this; `createEmulator()` adds msw handlers). */
@@ -246,12 +272,28 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
   const directory = new Directory()
   const gate = new AccessGate(directory)
   const versions = new VersionsDomain({ gate, baseUrl: urls.base, newId })
+  // --- webhooks (issue 4) ---
+  const webhooks = new WebhooksDomain({
+    gate,
+    clock,
+    webhookUrl: urls.webhook,
+    newToken: () => ids.token(32).toLowerCase(),
+    baseSettings: () => baseSettings,
+    settingsAt: (webhook) => scenarios.settingsAt('webhooks.receive', { webhook }),
+    onError: (error) => logger.error('a webhook flow failed', error),
+  })
+  // A run-level scenario going off may make flows active again: they take up their queues.
+  scenarios.onChange((event) => {
+    if (!event.on) webhooks.resumeAll()
+  })
+  // --- end webhooks ---
 
   const inputs = options.fixtures === undefined ? [] : Array.isArray(options.fixtures) ? options.fixtures : [options.fixtures]
   const documents = fixtureDocuments([...(options.defaultFixtures === false ? [] : [DEFAULT_FIXTURES_DIR]), ...inputs])
   const loaded = loadSections(documents, FIXTURE_SECTIONS)
   await directory.load(recordsOf(loaded, usersSection), recordsOf(loaded, apiKeysSection))
   await versions.load(recordsOf(loaded, storagesSection), recordsOf(loaded, elementsSection), recordsOf(loaded, generateSection)[0], seed)
+  await webhooks.load(recordsOf(loaded, webhooksSection))
   ids.reset()
 
   const startup: Array<{ name: string; activation: ScenarioActivation }> = (options.scenarios ?? []).map((item) =>
@@ -314,6 +356,15 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
       create: async (input) => publicKey(await directory.createApiKey(input, () => ids.token(24))),
       delete: (key) => directory.deleteApiKey(key),
     },
+    webhooks: {
+      list: () => webhooks.list(),
+      get: (id) => webhooks.get(id),
+      create: (input) => webhooks.create(input),
+      delete: (id) => webhooks.delete(id),
+      updateFlow: (id, patch) => webhooks.updateFlow(id, patch),
+      executions: (id) => webhooks.executionsOf(id),
+      waitForExecution: (id, predicate, waitOptions) => webhooks.waitForExecution(id, predicate, waitOptions),
+    },
     handle: async (request) => materialize(await emulator.handleWith(request, 'in-process')),
     handleWith: (request, transport, signal) => emulator.dispatcher.handle(request, transport, signal),
     health: () => ({ status: 'ok', version: VERSION }),
@@ -334,18 +385,21 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     reset: async () => {
       clock.reset()
       journal.clear()
+      // Webhooks first: queues are emptied before scenarios going off could resume them.
+      const webhooksReset = webhooks.reset()
       scenarios.reset()
       applyStartup()
       ids.reset()
       await directory.reset()
       await versions.reset()
+      await webhooksReset
     },
     close: async () => {
       clock.close()
     },
   }
 
-  const routes: RouteDefinition[] = [...versions.routes(), ...controlRoutes(emulator)]
+  const routes: RouteDefinition[] = [...versions.routes(), ...webhooks.routes(), ...controlRoutes(emulator), ...webhookControlRoutes(emulator)]
   checkScenarioErrors(catalogue, routes)
   dispatcher = new Dispatcher({ clock, journal, scenarios, logger, settings: () => baseSettings }, routes)
   return emulator

@@ -57,3 +57,10 @@ export {
 export { ApiAccessError, type ApiAccessProblem } from './auth/errors.js'
 export { VersionsError, type OperationResultBody } from './versions/errors.js'
 export { PortInUseError } from './adapters/server.js'
+// --- webhooks (issue 4) ---
+export type { WebhooksApi } from './emulator.js'
+export type { WebhookView } from './webhooks/domain.js'
+export { ExecutionTimeoutError, type Execution, type ExecutionPredicate } from './webhooks/executions.js'
+export type { Bundle, DataStructure, Field, FieldType, FileValue, FlowConfig, FlowOutcome, ResponseStep, WebhookOptions } from './webhooks/model.js'
+export { WebhookError, type WebhookProblem } from './webhooks/errors.js'
+// --- end webhooks ---
