@@ -96,8 +96,13 @@ export class Dispatcher {
       ? { scenarios: [], settings: this.#services.settings(), delayMs: 0, outcome: undefined }
       : scenarios.decide(definition.id, request.method, { webhook: params.token }, perRequest)
 
+    // A body without Content-Length is counted while it streams; the resolver reads this copy.
+    // The copy is the context's request, so what the resolver records on the context is kept.
+    const limit = definition.bodyLimit ?? DEFAULT_BODY_LIMIT
+    const length = Number(request.headers.get('content-length') ?? Number.NaN)
+    const limited = request.body && !Number.isFinite(length) ? limitBody(request, limit) : request
     const ctx: RequestContext = {
-      request,
+      request: limited,
       url,
       routeId: definition.id,
       params,
@@ -114,11 +119,8 @@ export class Dispatcher {
     const run = async (): Promise<Response> => {
       if (decision.delayMs > 0) await clock.waitUntil(receivedAt + decision.delayMs, signal)
       if (decision.outcome) return this.#scenarioAnswer(definition, ctx, decision.outcome)
-      const limit = definition.bodyLimit ?? DEFAULT_BODY_LIMIT
-      const length = Number(request.headers.get('content-length') ?? Number.NaN)
       if (Number.isFinite(length) && length > limit) throw new PayloadTooLargeError(limit)
-      const limited = request.body && !Number.isFinite(length) ? limitBody(request, limit) : request
-      return await definition.resolve(limited === request ? ctx : { ...ctx, request: limited })
+      return await definition.resolve(ctx)
     }
 
     let response: Response
