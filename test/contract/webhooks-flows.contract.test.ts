@@ -55,6 +55,25 @@ contract(
       expect(seen()).toEqual(['a', 'b', 'c', 'd'])
     })
 
+    it('200 concurrent calls to an inactive flow, then activation: each runs exactly once, in arrival order', async () => {
+      await h.emu.webhooks.updateFlow('orders', { active: false })
+      const answers = await Promise.all(
+        Array.from({ length: 200 }, (_, n) => postJson(h, '/hooks/orders', { orderId: `order-${n}` })),
+      )
+      expect(answers.every((a) => a.status === 200 && a.text === 'Accepted')).toBe(true)
+      expect(h.emu.webhooks.get('orders').queue.length).toBe(200)
+      // The order the webhook accepted them in: the journal records each answer as it is given.
+      const accepted = h.emu.journal.list({ route: 'webhooks.receive' }).map((e) => (e.request.body as { orderId: string }).orderId)
+      await h.emu.webhooks.updateFlow('orders', { active: true })
+      await h.emu.webhooks.waitForExecution('orders', (e) => e.seq === 200)
+      const runs = h.emu.webhooks.executions('orders')
+      expect(runs).toHaveLength(200)
+      expect(new Set(runs.map((e) => e.bundle.orderId)).size).toBe(200)
+      expect(runs.map((e) => e.seq)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1))
+      expect(runs.map((e) => e.bundle.orderId)).toEqual(accepted)
+      expect(h.emu.webhooks.get('orders').queue.length).toBe(0)
+    })
+
     it('an active flow runs calls one after another, each for processingMs of emulator time', async () => {
       await h.control('PUT', '/webhooks/orders/flow', { processingMs: 500 })
       await call(h, '/hooks/orders?orderId=1')
