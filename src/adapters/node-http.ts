@@ -44,11 +44,16 @@ async function handle(emu: EmulatorCore, dispatcher: EmulatorCore['dispatcher'],
     if (!res.writableFinished) aborter.abort(new Error('client closed the connection'))
   })
   const hasBody = method !== 'GET' && method !== 'HEAD' && (req.headers['content-length'] !== undefined ? req.headers['content-length'] !== '0' : req.headers['transfer-encoding'] !== undefined)
+  // A small body announced by Content-Length is read first and handed over as bytes: turning the
+  // socket into a web stream costs more than the rest of such a request. Anything larger, or of
+  // unknown length, streams (the dispatcher enforces route limits on it).
+  const length = Number(req.headers['content-length'])
+  const body = !hasBody ? undefined : length <= SMALL_BODY ? await readSmall(req) : (Readable.toWeb(req) as ReadableStream<Uint8Array>)
   const request = new Request(url, {
     method,
     headers,
     signal: aborter.signal,
-    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
+    ...(body === undefined ? {} : { body, duplex: 'half' }),
   } as RequestInit)
 
   const match = dispatcher.table.match(method, url.pathname)
@@ -57,6 +62,21 @@ async function handle(emu: EmulatorCore, dispatcher: EmulatorCore['dispatcher'],
       ? await dispatcher.dispatch(match.route, match.params, request, url, 'server', aborter.signal)
       : dispatcher.unmatched(request, url, 'server', match.kind === 'method-not-allowed' ? match.allowed : undefined)
   await write(req, res, response, method === 'HEAD')
+}
+
+/** Bodies up to this many bytes (by Content-Length) are read before dispatch. */
+const SMALL_BODY = 64 * 1024
+
+function readSmall(req: IncomingMessage): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.once('end', () => resolve(chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks)))
+    req.once('error', reject)
+    req.once('close', () => {
+      if (!req.complete) reject(new Error('client closed the connection before sending the body'))
+    })
+  })
 }
 
 function toHeaders(raw: readonly string[]): Headers {

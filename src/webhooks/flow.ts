@@ -29,13 +29,47 @@ export interface QueuedCall {
   readonly receivedAt: number
   /** Flow settings the scenarios gave this call when it arrived (outcome, processingMs, response). */
   readonly overrides: FlowPatch
-  /** Aborted when the run has ended; `result` then says how. */
-  readonly ended: AbortSignal
+  /** How the run ended; undefined until it has. */
+  readonly result: RunResult | undefined
+  /** A signal aborted once the run has ended (made on demand: most callers never wait). */
+  ended(): AbortSignal
+}
+
+/** The reason `ended()` aborts with: a constant, so ending a run creates no DOMException. */
+const RUN_ENDED = Object.freeze({ ended: true })
+
+class Call implements QueuedCall {
+  readonly seq: number
+  readonly webhook: string
+  readonly bundle: Bundle
+  readonly receivedAt: number
+  readonly overrides: FlowPatch
   result: RunResult | undefined
+  #controller: AbortController | undefined
+
+  constructor(seq: number, webhook: string, call: { bundle: Bundle; receivedAt: number; overrides: FlowPatch }) {
+    this.seq = seq
+    this.webhook = webhook
+    this.bundle = call.bundle
+    this.receivedAt = call.receivedAt
+    this.overrides = call.overrides
+  }
+
+  ended(): AbortSignal {
+    if (this.result !== undefined) return AbortSignal.abort(RUN_ENDED)
+    this.#controller ??= new AbortController()
+    return this.#controller.signal
+  }
+
+  end(result: RunResult): void {
+    if (this.result !== undefined) return
+    this.result = result
+    this.#controller?.abort(RUN_ENDED)
+  }
 }
 
 interface Queue {
-  readonly calls: Array<QueuedCall & { end: (result: RunResult) => void }>
+  readonly calls: Call[]
   running: boolean
   accepted: number
 }
@@ -72,18 +106,12 @@ export class FlowRunner {
     const queue = this.#queue(id)
     const idle = flow.active && !queue.running && queue.calls.length === 0
     if (!idle && queue.calls.length >= flow.queueCapacity) throw queueFull()
-    const ended = new AbortController()
-    const queued: QueuedCall & { end: (result: RunResult) => void } = {
-      seq: ++queue.accepted,
-      webhook: id,
-      ...call,
-      ended: ended.signal,
-      result: undefined,
-      end(result) {
-        if (queued.result !== undefined) return
-        queued.result = result
-        ended.abort()
-      },
+    const queued = new Call(++queue.accepted, id, call)
+    const effective: FlowConfig = { ...flow, ...call.overrides }
+    if (idle && effective.processingMs === 0 && effective.outcome !== 'hang') {
+      // Nothing waits and the run takes no time: run it now, without a worker.
+      this.#finish(id, queued, effective, this.#deps.clock.now())
+      return queued
     }
     queue.calls.push(queued)
     if (flow.active) this.resume(id)
@@ -148,7 +176,7 @@ export class FlowRunner {
     }
   }
 
-  async #run(id: string, call: QueuedCall & { end: (result: RunResult) => void }, generation: number): Promise<void> {
+  async #run(id: string, call: Call, generation: number): Promise<void> {
     const { clock, executions } = this.#deps
     const record = this.#deps.webhook(id)
     if (!record) {
@@ -166,7 +194,22 @@ export class FlowRunner {
     }
     if (flow.processingMs > 0) await clock.waitUntil(startedAt + flow.processingMs)
     if (generation !== this.#generation) return
-    executions.record({ ...base, processedAt: iso(clock.now()), outcome: flow.outcome })
+    this.#finish(id, call, flow, startedAt)
+  }
+
+  /** Records a run that ended now (succeed or fail) and answers a caller waiting for it. */
+  #finish(id: string, call: Call, flow: FlowConfig, startedAt: number): void {
+    const now = this.#deps.clock.now()
+    const ended = iso(now)
+    this.#deps.executions.record({
+      seq: call.seq,
+      webhook: id,
+      bundle: call.bundle,
+      receivedAt: call.receivedAt === now ? ended : iso(call.receivedAt),
+      startedAt: startedAt === now ? ended : iso(startedAt),
+      processedAt: ended,
+      outcome: flow.outcome,
+    })
     if (flow.outcome === 'fail') call.end({ kind: 'failed' })
     else call.end(flow.response ? { kind: 'response', response: flow.response } : { kind: 'no-response' })
   }

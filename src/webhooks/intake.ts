@@ -70,7 +70,7 @@ export async function receive(ctx: RequestContext, deps: IntakeDeps): Promise<Re
   // A webhook-response step: the caller waits for the run, parked on the clock until it ends.
   const deadline = ctx.receivedAt + settings.responseTimeoutMs
   try {
-    await deps.clock.waitUntil(deadline, AbortSignal.any([call.ended, ctx.signal]))
+    await deps.clock.waitUntil(deadline, AbortSignal.any([call.ended(), ctx.signal]))
   } catch {
     // the run ended, or the caller went away
   }
