@@ -74,7 +74,7 @@ export class WebhooksDomain {
 
   constructor(deps: WebhooksDeps) {
     this.#deps = deps
-    this.executions = new ExecutionLog(deps.clock)
+    this.executions = new ExecutionLog(deps.clock, readSection(deps.baseSettings(), 'webhooks', WebhooksSettings).executionsKept)
     this.runner = new FlowRunner({
       clock: deps.clock,
       executions: this.executions,

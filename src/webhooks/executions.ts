@@ -44,17 +44,22 @@ interface Waiter {
 
 export class ExecutionLog {
   readonly #clock: Clock
+  readonly #kept: number
   #byWebhook = new Map<string, Execution[]>()
   readonly #waiters = new Set<Waiter>()
 
-  constructor(clock: Clock) {
+  constructor(clock: Clock, kept: number) {
     this.#clock = clock
+    this.#kept = kept
   }
 
   record(execution: Execution): void {
     const list = this.#byWebhook.get(execution.webhook)
-    if (list) list.push(execution)
-    else this.#byWebhook.set(execution.webhook, [execution])
+    if (!list) this.#byWebhook.set(execution.webhook, [execution])
+    else {
+      list.push(execution)
+      if (list.length > this.#kept) list.splice(0, list.length - this.#kept)
+    }
     for (const waiter of this.#waiters) {
       if (waiter.webhook === execution.webhook && waiter.predicate(execution)) {
         this.#waiters.delete(waiter)

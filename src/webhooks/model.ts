@@ -147,6 +147,8 @@ export const WebhooksSettings = z.object({
   responseTimeoutMs: z.number().int().min(0).default(DEFAULT_RESPONSE_TIMEOUT_MS),
   /** Queue capacity of webhooks that do not set their own. */
   queueCapacity: z.number().int().min(0).default(DEFAULT_QUEUE_CAPACITY),
+  /** Executions kept per webhook (the newest; `seq` keeps counting), so a long run stays bounded. */
+  executionsKept: z.number().int().min(1).default(10_000),
   /** Every webhook these settings reach answers 410 `Webhook not found.`, as if deleted. */
   gone: z.boolean().default(false),
   /** Overrides the flow of every webhook these settings reach (a scenario aims them with `webhook`). */

@@ -280,6 +280,12 @@ contract('webhooks: addresses and preflight', (h) => {
     expect(answer.headers.get('content-type')).toBe('text/plain; charset=utf-8')
   })
 
+  it('a method webhooks do not take answers 405 with Allow', async () => {
+    const answer = await call(h, '/hooks/orders', { method: 'PROPFIND' })
+    expect(answer.status).toBe(405)
+    expect(answer.headers.get('allow')).toBe('GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS')
+  })
+
   it('OPTIONS answers 200 ok with CORS headers', async () => {
     const answer = await call(h, '/hooks/orders', { method: 'OPTIONS', headers: { origin: 'https://shop.test', 'access-control-request-method': 'POST' } })
     expect(answer.status).toBe(200)
