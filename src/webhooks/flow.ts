@@ -103,9 +103,9 @@ export class FlowRunner {
    * capacity). Starts the worker when `flow` (as this call saw it) is active.
    */
   admit(id: string, flow: FlowConfig, call: { bundle: Bundle; receivedAt: number; overrides: FlowPatch }): QueuedCall {
+    this.checkRoom(id, flow)
     const queue = this.#queue(id)
     const idle = flow.active && !queue.running && queue.calls.length === 0
-    if (!idle && queue.calls.length >= flow.queueCapacity) throw queueFull()
     const queued = new Call(++queue.accepted, id, call)
     const effective: FlowConfig = { ...flow, ...call.overrides }
     if (idle && effective.processingMs === 0 && effective.outcome !== 'hang') {
@@ -116,6 +116,14 @@ export class FlowRunner {
     queue.calls.push(queued)
     if (flow.active) this.resume(id)
     return queued
+  }
+
+  /** Throws 400 `Queue is full.` when a call could not join the queue now (any call: valid or not). */
+  checkRoom(id: string, flow: FlowConfig): void {
+    const queue = this.#queues.get(id)
+    const waiting = queue?.calls.length ?? 0
+    const idle = flow.active && !queue?.running && waiting === 0
+    if (!idle && waiting >= flow.queueCapacity) throw queueFull()
   }
 
   /** Starts the webhook's worker unless it runs already; it stops when the flow is inactive or the queue empty. */

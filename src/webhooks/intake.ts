@@ -1,8 +1,8 @@
 /**
  * The intake: one call to `{webhook_url}` from arrival to answer. In order: the address (410),
- * the credential of a webhook secured for public use (401), the body (400 when it cannot be read;
- * 413 past 5 MB, decided by the dispatcher), the bundle, learning and validation against the data
- * structure (400), the queue (400 `Queue is full.`), then the answer: 200 `Accepted` at once, or,
+ * the credential of a webhook secured for public use (401), a full queue (400 `Queue is full.`,
+ * for any call), the body (400 when it cannot be read; 413 past 5 MB, decided by the dispatcher),
+ * the bundle, learning and validation against the data structure (400), then the answer: 200 `Accepted` at once, or,
  * when the flow has a webhook-response step and is active, whatever the run answers, or 500 when
  * it has not answered 40 s (emulator time) after the call arrived.
  */
@@ -47,6 +47,8 @@ export async function receive(ctx: RequestContext, deps: IntakeDeps): Promise<Re
   const webhook = settings.gone ? undefined : deps.store.get(id)
   if (!webhook) throw webhookGone()
   if (webhook.secured) await authenticate(ctx, deps.gate)
+  // A full queue refuses any call, valid or not, before its body is read.
+  deps.runner.checkRoom(id, { ...webhook.flow, ...settings.flow })
 
   const payload = await readPayload(ctx.request)
   const query = parseUrlencoded(ctx.url.search.slice(1), undefined, 'The query string')

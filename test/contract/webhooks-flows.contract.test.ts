@@ -25,6 +25,12 @@ contract(
       expect(h.emu.webhooks.executions('paused')).toEqual([])
     })
 
+    it('a full queue refuses any call, valid or not, with Queue is full.', async () => {
+      for (const n of [1, 2, 3]) await call(h, `/hooks/paused?n=${n}`)
+      const answer = await call(h, '/hooks/paused', { method: 'POST', body: '{broken', headers: JSON_HEADERS })
+      expect([answer.status, answer.text]).toEqual([400, 'Queue is full.'])
+    })
+
     it('an invalid call to an inactive flow is refused, not queued', async () => {
       await h.control('PUT', '/webhooks/orders/flow', { active: false })
       expect((await postJson(h, '/hooks/orders', { amount: 1 })).status).toBe(400)

@@ -24,6 +24,14 @@ describe('webhook fixtures', () => {
     await emu.close()
   })
 
+  it('serves webhooks on their own origin when webhookUrl is given', async () => {
+    const emu = await createEmulator({ clock: 'manual', webhookUrl: 'https://hooks.acme.test' })
+    expect(emu.webhooks.get('orders').url).toBe('https://hooks.acme.test/hooks/orders')
+    const answer = await emu.handle(new Request('https://hooks.acme.test/hooks/orders?orderId=1'))
+    expect([answer.status, await answer.text()]).toEqual([200, 'Accepted'])
+    await emu.close()
+  })
+
   it.each([
     [{ webhooks: [{ name: 'has spaces' }] }, 'webhooks[0].id', /id usable in its address/],
     [{ webhooks: [{ name: 'x', dataStructure: [{ name: 'a', type: 'decimal' }] }] }, 'webhooks[0].dataStructure[0].type', /Invalid option/],
