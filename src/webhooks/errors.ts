@@ -5,6 +5,7 @@
  * `Queue is full.`, `Action Flow failed to complete.`), the rest are svc-mock's decisions
  * (docs/assumptions.md, "Webhooks").
  */
+import { REASON_HEADER } from '../auth/errors.js'
 import { HttpError } from '../kernel/errors.js'
 import { text } from '../kernel/http.js'
 
@@ -22,8 +23,6 @@ export const CORS_METHODS = 'GET, PUT, POST, PATCH, DELETE, HEAD, OPTIONS'
 
 /** Header on an answer to a call to a webhook secured for public use that carried a good credential. */
 export const AUTHENTICATED_HEADER = 'x-service-authenticated'
-/** Why svc-mock refused a call (an emulator aid; the platform's bodies do not say). */
-export const REASON_HEADER = 'x-svc-mock-reason'
 
 export type WebhookProblem = 'gone' | 'unauthorized' | 'malformed' | 'invalid' | 'queue-full' | 'method'
 

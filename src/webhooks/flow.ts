@@ -202,6 +202,11 @@ export class FlowRunner {
     }
     if (flow.processingMs > 0) await clock.waitUntil(startedAt + flow.processingMs)
     if (generation !== this.#generation) return
+    if (!this.#deps.webhook(id)) {
+      // Deleted while the run was going on: nothing to record; a waiting caller gets the failure.
+      call.end({ kind: 'failed' })
+      return
+    }
     this.#finish(id, call, flow, startedAt)
   }
 

@@ -222,6 +222,16 @@ contract(
       expect((await second).text).toBe('Action Flow did not respond in time.')
     })
 
+    it('deleting the webhook while a caller waits on its run: 500 Action Flow failed to complete., nothing recorded', async () => {
+      const id = await withResponse({ processingMs: 1000, response: { status: 200, body: 'ok' } })
+      const pending = call(h, `/hooks/${id}`)
+      await h.emu.clock.waitForParked(2)
+      expect((await h.fetch(`/__svc-mock/webhooks/${id}`, { method: 'DELETE' })).status).toBe(204)
+      await h.emu.clock.advance(1000)
+      expect((await pending).text).toBe('Action Flow failed to complete.')
+      expect((await call(h, `/hooks/${id}`)).status).toBe(410)
+    })
+
     it('an inactive flow with a response step answers Accepted at once and queues the call', async () => {
       await h.control('PUT', '/webhooks/sync-reply/flow', { active: false })
       const answer = await call(h, '/hooks/sync-reply?n=1')
