@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
 import type { EmulatorCore } from '../emulator.js'
 import { cutBodyOf, deferredBody, faultOf } from '../kernel/http.js'
+import { PrereadRequest } from './preread-request.js'
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void
 
@@ -44,17 +45,16 @@ async function handle(emu: EmulatorCore, dispatcher: EmulatorCore['dispatcher'],
     if (!res.writableFinished) aborter.abort(new Error('client closed the connection'))
   })
   const hasBody = method !== 'GET' && method !== 'HEAD' && (req.headers['content-length'] !== undefined ? req.headers['content-length'] !== '0' : req.headers['transfer-encoding'] !== undefined)
-  // A small body announced by Content-Length is read first and handed over as bytes: turning the
-  // socket into a web stream costs more than the rest of such a request. Anything larger, or of
-  // unknown length, streams (the dispatcher enforces route limits on it).
+  // A small body announced by Content-Length is read first and kept as bytes (PrereadRequest):
+  // a web-stream body costs more than the rest of such a request. Anything larger, or of unknown
+  // length, streams (the dispatcher enforces route limits on it).
   const length = Number(req.headers['content-length'])
-  const body = !hasBody ? undefined : length <= SMALL_BODY ? await readSmall(req) : (Readable.toWeb(req) as ReadableStream<Uint8Array>)
-  const request = new Request(url, {
-    method,
-    headers,
-    signal: aborter.signal,
-    ...(body === undefined ? {} : { body, duplex: 'half' }),
-  } as RequestInit)
+  const init: RequestInit = { method, headers, signal: aborter.signal }
+  const request = !hasBody
+    ? new Request(url, init)
+    : length <= SMALL_BODY
+      ? new PrereadRequest(url, init, await readSmall(req))
+      : new Request(url, { ...init, body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } as RequestInit)
 
   const match = dispatcher.table.match(method, url.pathname)
   const response =

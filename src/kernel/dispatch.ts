@@ -100,7 +100,7 @@ export class Dispatcher {
     // The copy is the context's request, so what the resolver records on the context is kept.
     const limit = definition.bodyLimit ?? DEFAULT_BODY_LIMIT
     const length = Number(request.headers.get('content-length') ?? Number.NaN)
-    const limited = request.body && !Number.isFinite(length) ? limitBody(request, limit) : request
+    const limited = !Number.isFinite(length) && request.body ? limitBody(request, limit) : request
     const ctx: RequestContext = {
       request: limited,
       url,

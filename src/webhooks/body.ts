@@ -99,11 +99,27 @@ export function decodeChunk(decoder: TextDecoder, chunk: Uint8Array | undefined,
   }
 }
 
+/** Bodies announced this small are read in one go (no stream needed); larger ones stream. */
+const SMALL_BODY = 64 * 1024
+
+/**
+ * Calls `onChunk` with the request's body, chunk by chunk as it streams in, or at once for a small
+ * body of known length. Returns the byte count; PayloadTooLargeError past `limit`.
+ */
+export async function readBody(request: Request, limit: number, onChunk: (chunk: Uint8Array) => void): Promise<number> {
+  const length = Number(request.headers.get('content-length') ?? Number.NaN)
+  if (!(Number.isFinite(length) && length <= SMALL_BODY)) return streamBody(request.body, limit, onChunk)
+  const bytes = new Uint8Array(await request.arrayBuffer())
+  if (bytes.byteLength > limit) throw new PayloadTooLargeError(limit)
+  if (bytes.byteLength > 0) onChunk(bytes)
+  return bytes.byteLength
+}
+
 /** Reads the whole body as text in its charset, decoding chunk by chunk as it streams in. */
-export async function readText(body: ReadableStream<Uint8Array> | null, limit: number, charset: string | undefined, what: string): Promise<{ text: string; bytes: number }> {
+export async function readText(request: Request, limit: number, charset: string | undefined, what: string): Promise<{ text: string; bytes: number }> {
   const decoder = decoderFor(charset)
   const parts: string[] = []
-  const bytes = await streamBody(body, limit, (chunk) => {
+  const bytes = await readBody(request, limit, (chunk) => {
     parts.push(decodeChunk(decoder, chunk, true, what))
   })
   parts.push(decodeChunk(decoder, undefined, false, what))

@@ -58,7 +58,8 @@ export class ExecutionLog {
     if (!list) this.#byWebhook.set(execution.webhook, [execution])
     else {
       list.push(execution)
-      if (list.length > this.#kept) list.splice(0, list.length - this.#kept)
+      // Trimmed in batches, so keeping the newest N costs O(1) per run, not a shift of N.
+      if (list.length >= 2 * this.#kept) list.splice(0, list.length - this.#kept)
     }
     for (const waiter of this.#waiters) {
       if (waiter.webhook === execution.webhook && waiter.predicate(execution)) {
@@ -69,12 +70,13 @@ export class ExecutionLog {
   }
 
   list(webhook: string): Execution[] {
-    return [...(this.#byWebhook.get(webhook) ?? [])]
+    const list = this.#byWebhook.get(webhook) ?? []
+    return list.slice(Math.max(0, list.length - this.#kept))
   }
 
   /** The first execution matching, already recorded or still to come; rejects after `timeoutMs`. */
   wait(webhook: string, predicate: ExecutionPredicate, timeoutMs: number): Promise<Execution> {
-    const found = this.#byWebhook.get(webhook)?.find(predicate)
+    const found = this.list(webhook).find(predicate)
     if (found) return Promise.resolve(found)
     return new Promise<Execution>((resolve, reject) => {
       const timer = new AbortController()

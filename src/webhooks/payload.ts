@@ -5,7 +5,7 @@
  * Bodies stream through a parser; anything that cannot be read is a 400 with the reason.
  */
 import { PAYLOAD_LIMIT, type FileValue } from './model.js'
-import { parseMediaType, readText, streamBody } from './body.js'
+import { parseMediaType, readBody, readText } from './body.js'
 import { malformedBody } from './errors.js'
 import { MultipartParser, boundaryOf } from './multipart.js'
 import { type Pair, parseUrlencoded } from './urlencoded.js'
@@ -34,15 +34,22 @@ function isTextType(type: string): boolean {
   return type.startsWith('text/') || type === 'application/xml' || (type.startsWith('application/') && type.endsWith('+xml'))
 }
 
+/** Whether a body was sent; decided from Content-Length when there is one (cheaper than `body`). */
+function hasBody(request: Request): boolean {
+  const length = request.headers.get('content-length')
+  if (length !== null && length.trim() !== '') return Number(length) > 0
+  return request.body !== null
+}
+
 export async function readPayload(request: Request, limit = PAYLOAD_LIMIT): Promise<Payload> {
-  if (request.method === 'GET' || request.method === 'HEAD' || request.body === null) return NONE
+  if (request.method === 'GET' || request.method === 'HEAD' || !hasBody(request)) return NONE
   const media = parseMediaType(request.headers.get('content-type'))
   const charset = media?.params.get('charset')
   const type = media?.type
 
   if (type === 'multipart/form-data') {
     const parser = new MultipartParser(boundaryOf(media?.params ?? new Map()))
-    const bytes = await streamBody(request.body, limit, (chunk) => parser.push(chunk))
+    const bytes = await readBody(request, limit, (chunk) => parser.push(chunk))
     if (bytes === 0) return NONE
     const pairs = parser.end().map((part): readonly [string, string | FileValue] =>
       part.kind === 'field' ? [part.name, part.value] : [part.name, { name: part.filename, mime: part.mime, data: part.data }],
@@ -51,12 +58,12 @@ export async function readPayload(request: Request, limit = PAYLOAD_LIMIT): Prom
   }
   if (type === 'application/x-www-form-urlencoded') {
     // The body is ASCII with %XX escapes; latin1 keeps each byte as one character for the parser.
-    const { text } = await readText(request.body, limit, 'latin1', 'The form body')
+    const { text } = await readText(request, limit, 'latin1', 'The form body')
     const pairs: Pair[] = parseUrlencoded(text.trim(), charset, 'The form body')
     return { kind: 'form', pairs, object: undefined, value: undefined, raw: undefined }
   }
   if (type !== undefined && isJsonType(type)) {
-    const { text } = await readText(request.body, limit, charset, 'The JSON body')
+    const { text } = await readText(request, limit, charset, 'The JSON body')
     if (text.trim() === '') return NONE
     let parsed: unknown
     try {
@@ -74,7 +81,7 @@ export async function readPayload(request: Request, limit = PAYLOAD_LIMIT): Prom
     }
   }
   if (type === undefined || isTextType(type)) {
-    const { text, bytes } = await readText(request.body, limit, charset, 'The body')
+    const { text, bytes } = await readText(request, limit, charset, 'The body')
     if (bytes === 0) return NONE
     return { kind: 'text', pairs: [], object: undefined, value: text, raw: undefined }
   }
