@@ -72,8 +72,9 @@ export function timedOut(): Response {
   return text(TIMED_OUT_TEXT, { status: 500 })
 }
 
+/** 413; the connection is closed after it, as gateways do, rather than kept to drain the rest of the upload. */
 export function tooLarge(): Response {
-  return text(TOO_LARGE_TEXT, { status: 413 })
+  return text(TOO_LARGE_TEXT, { status: 413, headers: { connection: 'close' } })
 }
 
 /** CORS preflight: 200 `ok`. */
