@@ -36,6 +36,12 @@ import { VersionsDomain, VersionsSettings, elementsSection, generateSection, sto
 import type { ElementSummary } from './versions/store.js'
 import { VERSION } from './version.js'
 import type { StorageFixture } from './versions/model.js'
+// --- webhooks (issue 4) ---
+import { webhookControlRoutes } from './control/webhooks.js'
+import { type WebhookView, WebhooksDomain, webhooksSection } from './webhooks/domain.js'
+import type { Execution, ExecutionPredicate } from './webhooks/executions.js'
+import { WebhooksSettings } from './webhooks/model.js'
+// --- end webhooks ---
 
 export const DEFAULT_ORIGIN = 'https://acme.svc-mock.test'
 
@@ -155,6 +161,23 @@ export interface ApiKeysApi {
   delete(key: string): boolean
 }
 
+// --- webhooks (issue 4) ---
+export interface WebhooksApi {
+  list(): WebhookView[]
+  /** 404 (ControlError) for an unknown id. */
+  get(id: string): WebhookView
+  /** Body of `POST /__svc-mock/webhooks`: `{name, dataStructure, learning, secured, options, flow}`. */
+  create(input: unknown): Promise<WebhookView>
+  delete(id: string): boolean
+  /** Part of a flow: `{active, queueCapacity, response, outcome, processingMs}`; activating runs the queue in order. */
+  updateFlow(id: string, patch: unknown): Promise<WebhookView>
+  /** Every run of the webhook's flow, in the order it ran them (file data as Buffers). */
+  executions(id: string): Execution[]
+  /** The first execution matching, recorded already or still to come; rejects after `timeout` ms of emulator time (default 30 000). */
+  waitForExecution(id: string, predicate?: ExecutionPredicate, options?: { timeout?: number }): Promise<Execution>
+}
+// --- end webhooks ---
+
 /** A credential worth printing at start-up (the defaults are public test values). */
 export interface CredentialInfo {
   kind: string
@@ -173,6 +196,7 @@ export interface Emulator {
   readonly apiKeys: ApiKeysApi
   /** OAuth clients, user consents, and tokens minted without HTTP. */
   readonly oauth: OAuthApi
+  readonly webhooks: WebhooksApi
   /** Answers a request with no transport at all (what the msw handlers call). */
   handle(request: Request): Promise<Response>
   health(): { status: 'ok'; version: string }
@@ -208,6 +232,7 @@ export function settingsSchema(): z.ZodType {
   return z.strictObject({
     auth: AuthSettings.partial().strict().optional(),
     versions: VersionsSettings.partial().strict().optional(),
+    webhooks: WebhooksSettings.partial().strict().optional(),
   })
 }
 
@@ -220,6 +245,7 @@ export const FIXTURE_SECTIONS: ReadonlyArray<FixtureSection<unknown>> = [
   generateSection,
   oauthClientsSection,
   signingKeysSection,
+  webhooksSection,
 ] as ReadonlyArray<FixtureSection<unknown>>
 
 /** Builds an emulator without msw (the server uses this; `createEmulator()` adds msw handlers). */
@@ -275,6 +301,21 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
   const gate = new AccessGate(directory)
   const versions = new VersionsDomain({ gate, baseUrl: urls.base, newId })
   const oauth = new OAuthDomain({ gate, directory, authUrl: urls.auth, baseUrl: urls.base, seed, settings: () => baseSettings })
+  // --- webhooks (issue 4) ---
+  const webhooks = new WebhooksDomain({
+    gate,
+    clock,
+    webhookUrl: urls.webhook,
+    newToken: () => ids.token(32).toLowerCase(),
+    baseSettings: () => baseSettings,
+    settingsAt: (webhook) => scenarios.settingsAt('webhooks.receive', { webhook }),
+    onError: (error) => logger.error('a webhook flow failed', error),
+  })
+  // A run-level scenario going off may make flows active again: they take up their queues.
+  scenarios.onChange((event) => {
+    if (!event.on) webhooks.resumeAll()
+  })
+  // --- end webhooks ---
 
   const inputs = options.fixtures === undefined ? [] : Array.isArray(options.fixtures) ? options.fixtures : [options.fixtures]
   const documents = fixtureDocuments([...(options.defaultFixtures === false ? [] : [DEFAULT_FIXTURES_DIR]), ...inputs])
@@ -282,6 +323,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
   await directory.load(recordsOf(loaded, usersSection), recordsOf(loaded, apiKeysSection))
   await versions.load(recordsOf(loaded, storagesSection), recordsOf(loaded, elementsSection), recordsOf(loaded, generateSection)[0], seed)
   await oauth.load(recordsOf(loaded, oauthClientsSection), recordsOf(loaded, signingKeysSection))
+  await webhooks.load(recordsOf(loaded, webhooksSection))
   ids.reset()
 
   const startup: Array<{ name: string; activation: ScenarioActivation }> = (options.scenarios ?? []).map((item) =>
@@ -346,6 +388,15 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
       delete: (key) => directory.deleteApiKey(key),
     },
     oauth: oauthApi(oauth, clock),
+    webhooks: {
+      list: () => webhooks.list(),
+      get: (id) => webhooks.get(id),
+      create: (input) => webhooks.create(input),
+      delete: (id) => webhooks.delete(id),
+      updateFlow: (id, patch) => webhooks.updateFlow(id, patch),
+      executions: (id) => webhooks.executionsOf(id),
+      waitForExecution: (id, predicate, waitOptions) => webhooks.waitForExecution(id, predicate, waitOptions),
+    },
     handle: async (request) => materialize(await emulator.handleWith(request, 'in-process')),
     handleWith: (request, transport, signal) => emulator.dispatcher.handle(request, transport, signal),
     health: () => ({ status: 'ok', version: VERSION }),
@@ -368,6 +419,8 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     reset: async () => {
       clock.reset()
       journal.clear()
+      // Webhooks first: queues are emptied before scenarios going off could resume them.
+      const webhooksReset = webhooks.reset()
       scenarios.reset()
       applyStartup()
       ids.reset()
@@ -375,13 +428,21 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
       await versions.reset()
       gate.reset()
       await oauth.reset()
+      await webhooksReset
     },
     close: async () => {
       clock.close()
     },
   }
 
-  const routes: RouteDefinition[] = [...oauth.routes(), ...versions.routes(), ...controlRoutes(emulator), ...oauthControlRoutes(emulator)]
+  const routes: RouteDefinition[] = [
+    ...oauth.routes(),
+    ...versions.routes(),
+    ...webhooks.routes(),
+    ...controlRoutes(emulator),
+    ...oauthControlRoutes(emulator),
+    ...webhookControlRoutes(emulator),
+  ]
   checkScenarioErrors(catalogue, routes)
   dispatcher = new Dispatcher(
     { clock, journal, scenarios, logger, settings: () => baseSettings, originOf: (kind) => urls[kind], clientOf: requestClientId },

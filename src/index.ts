@@ -66,3 +66,10 @@ export type { TokenAlgorithm } from './auth/settings.js'
 export { OAuthError, type OAuthErrorCode } from './auth/oauth/errors.js'
 export { RateLimitError } from './auth/errors.js'
 // --- end OAuth ---
+// --- webhooks (issue 4) ---
+export type { WebhooksApi } from './emulator.js'
+export type { WebhookView } from './webhooks/domain.js'
+export { ExecutionTimeoutError, type Execution, type ExecutionPredicate } from './webhooks/executions.js'
+export type { Bundle, DataStructure, Field, FieldType, FileValue, FlowConfig, FlowOutcome, ResponseStep, WebhookOptions } from './webhooks/model.js'
+export { WebhookError, type WebhookProblem } from './webhooks/errors.js'
+// --- end webhooks ---

@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
 import type { EmulatorCore } from '../emulator.js'
 import { cutBodyOf, deferredBody, faultOf } from '../kernel/http.js'
+import { PrereadRequest } from './preread-request.js'
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void
 
@@ -55,11 +56,16 @@ async function handle(dispatcher: EmulatorCore['dispatcher'], origin: string, re
     return aborter.signal
   }
   const hasBody = method !== 'GET' && method !== 'HEAD' && (req.headers['content-length'] !== undefined ? req.headers['content-length'] !== '0' : req.headers['transfer-encoding'] !== undefined)
-  const request = new Request(url, {
-    method,
-    headers,
-    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
-  } as RequestInit)
+  // A small body announced by Content-Length is read first and kept as bytes (PrereadRequest):
+  // a web-stream body costs more than the rest of such a request. Anything larger, or of unknown
+  // length, streams (the dispatcher enforces route limits on it).
+  const length = Number(req.headers['content-length'])
+  const init: RequestInit = { method, headers }
+  const request = !hasBody
+    ? new Request(url, init)
+    : length <= SMALL_BODY
+      ? new PrereadRequest(url, init, await readSmall(req))
+      : new Request(url, { ...init, body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } as RequestInit)
 
   const match = dispatcher.table.match(method, url.pathname)
   const response =
@@ -67,6 +73,21 @@ async function handle(dispatcher: EmulatorCore['dispatcher'], origin: string, re
       ? await dispatcher.dispatch(match.route, match.params, request, url, 'server', signal)
       : dispatcher.unmatched(request, url, 'server', match.kind === 'method-not-allowed' ? match.allowed : undefined)
   await write(req, res, response, method === 'HEAD')
+}
+
+/** Bodies up to this many bytes (by Content-Length) are read before dispatch. */
+const SMALL_BODY = 64 * 1024
+
+function readSmall(req: IncomingMessage): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.once('end', () => resolve(chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks)))
+    req.once('error', reject)
+    req.once('close', () => {
+      if (!req.complete) reject(new Error('client closed the connection before sending the body'))
+    })
+  })
 }
 
 function toHeaders(raw: readonly string[]): Headers {

@@ -26,11 +26,11 @@ const AdvanceBody = z.strictObject({ ms: z.number().finite().min(0) })
 
 type Handler = (ctx: RequestContext) => Promise<Response> | Response
 
-function route(id: string, method: RouteDefinition['method'], path: string, summary: string, resolve: Handler, extra: Partial<RouteDefinition> = {}): RouteDefinition {
+export function route(id: string, method: RouteDefinition['method'], path: string, summary: string, resolve: Handler, extra: Partial<RouteDefinition> = {}): RouteDefinition {
   return { id: `control.${id}`, method, path: `${CONTROL_PREFIX}${path}`, origin: 'base', summary, control: true, resolve, ...extra }
 }
 
-const noContent = (): Response => new Response(null, { status: 204 })
+export const noContent = (): Response => new Response(null, { status: 204 })
 
 function where(ctx: RequestContext): { storage?: string; facet?: string } {
   const storage = optionalString(ctx.url, 'storage')

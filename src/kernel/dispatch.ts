@@ -112,11 +112,11 @@ export class Dispatcher {
       ? { scenarios: [], settings: this.#services.settings(), delayMs: 0, outcome: undefined }
       : scenarios.decide(definition.id, request.method, { webhook: params.token, client }, perRequest)
 
-    // The body limit wraps the request before the context is made, so what a resolver records on
-    // the context (identity, journalBody) is on the one object the journal reads.
+    // A body without Content-Length is counted while it streams; the resolver reads this copy.
+    // The copy is the context's request, so what the resolver records on the context is kept.
     const limit = definition.bodyLimit ?? DEFAULT_BODY_LIMIT
     const length = Number(request.headers.get('content-length') ?? Number.NaN)
-    const limited = request.body && !Number.isFinite(length) ? limitBody(request, limit) : request
+    const limited = !Number.isFinite(length) && request.body ? limitBody(request, limit) : request
     const ctx: RequestContext = {
       request: limited,
       url,

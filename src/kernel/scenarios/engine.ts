@@ -296,6 +296,17 @@ export class ScenarioEngine {
     }
   }
 
+  /**
+   * The settings the scenarios on where this is called from give a route and target, without
+   * counting a request against their `times`: for work outside a request (a flow taking up its
+   * queue) that must see what a request to the same route would see.
+   */
+  settingsAt(routeId: string, targets: RequestTargets): SettingsTree {
+    const base = this.#base()
+    const touching = this.active().filter((s) => touches(s, routeId, targets))
+    return touching.length === 0 ? base : this.#settingsFor(base, touching)
+  }
+
   #consume(scenario: ActiveScenario): void {
     if (!Number.isFinite(scenario.remaining)) return
     scenario.remaining--

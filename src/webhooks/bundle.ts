@@ -1,0 +1,96 @@
+/**
+ * The bundle: what the flow receives for one call. The body's fields, then the query string's
+ * (the query wins on a clash); a name sent more than once becomes an array; files are
+ * collections `{name, mime, data}`. The webhook's options add the raw JSON text (`value`), the
+ * request headers (`__IMTHEADERS__`) and the method (`__IMTMETHOD__`). Also the two renderings
+ * a bundle needs outside the process: JSON with file bytes as base64, and the journal's summary
+ * (file bytes counted, credentials redacted).
+ */
+import { REDACTED } from '../kernel/journal.js'
+import { SCENARIO_HEADER } from '../kernel/dispatch.js'
+import type { Bundle, FileValue, WebhookOptions } from './model.js'
+import type { Payload } from './payload.js'
+import type { Pair } from './urlencoded.js'
+
+export const HEADERS_FIELD = '__IMTHEADERS__'
+export const METHOD_FIELD = '__IMTMETHOD__'
+
+/** svc-mock's own request headers (`x-svc-mock-scenario`, …) never reach a flow. */
+const OWN_HEADER = /^x-svc-mock-/
+
+export interface BundleSource {
+  readonly method: string
+  readonly headers: Headers
+  readonly query: readonly Pair[]
+  readonly payload: Payload
+  readonly options: WebhookOptions
+}
+
+export function buildBundle(source: BundleSource): Bundle {
+  const { payload, options } = source
+  const fields = new Map<string, unknown>()
+  if (payload.object) for (const [name, value] of Object.entries(payload.object)) fields.set(name, value)
+  if (payload.value !== undefined) fields.set('value', payload.value)
+  addRepeated(fields, payload.pairs)
+  const query = new Map<string, unknown>()
+  addRepeated(query, source.query)
+  for (const [name, value] of query) fields.set(name, value)
+  if (options.jsonPassThrough && payload.raw !== undefined) fields.set('value', payload.raw)
+  if (options.requestHeaders) fields.set(HEADERS_FIELD, requestHeaders(source.headers))
+  if (options.requestMethod) fields.set(METHOD_FIELD, source.method)
+  return Object.fromEntries(fields)
+}
+
+function addRepeated(target: Map<string, unknown>, pairs: ReadonlyArray<readonly [string, unknown]>): void {
+  const seen = new Map<string, number>()
+  for (const [name, value] of pairs) {
+    const count = seen.get(name) ?? 0
+    seen.set(name, count + 1)
+    const current = target.get(name)
+    if (count === 0) target.set(name, value)
+    else if (count === 1) target.set(name, [current, value])
+    else if (Array.isArray(current)) current.push(value)
+  }
+}
+
+function requestHeaders(headers: Headers): Array<{ name: string; value: string }> {
+  const out: Array<{ name: string; value: string }> = []
+  headers.forEach((value, name) => {
+    if (!OWN_HEADER.test(name) && name !== SCENARIO_HEADER) out.push({ name, value })
+  })
+  return out
+}
+
+function isFile(value: unknown): value is FileValue {
+  return typeof value === 'object' && value !== null && Buffer.isBuffer((value as { data?: unknown }).data)
+}
+
+/** The bundle as JSON can carry it: bytes (file data, buffer fields) as base64 strings. */
+export function bundleToJson(value: unknown): unknown {
+  if (Buffer.isBuffer(value)) return value.toString('base64')
+  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64')
+  if (Array.isArray(value)) return value.map(bundleToJson)
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, bundleToJson(v)]))
+  }
+  return value
+}
+
+/** For the journal: file bytes become their size, credentials in `__IMTHEADERS__` are redacted. */
+export function summarizeBundle(bundle: Bundle): unknown {
+  const summarize = (value: unknown): unknown => {
+    if (Buffer.isBuffer(value) || value instanceof Uint8Array) return `[${value.byteLength} bytes]`
+    if (isFile(value)) return { name: value.name, mime: value.mime, data: `[${value.data.byteLength} bytes]` }
+    if (Array.isArray(value)) return value.map(summarize)
+    if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, summarize(v)]))
+    return value
+  }
+  const out = summarize(bundle) as Record<string, unknown>
+  const headers = out[HEADERS_FIELD]
+  if (Array.isArray(headers)) {
+    out[HEADERS_FIELD] = headers.map((h: { name: string; value: string }) =>
+      /authorization|cookie/.test(h.name) ? { name: h.name, value: REDACTED } : h,
+    )
+  }
+  return out
+}

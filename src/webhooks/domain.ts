@@ -1,0 +1,220 @@
+/**
+ * The inbound-webhooks domain: webhooks and their flows (store, fixtures), the intake routes at
+ * `/hooks/{token}` (a call, and the CORS preflight), queues and executions, and the operations
+ * the control plane and `emu.webhooks` offer: create, read, delete, update a flow, read or wait
+ * for executions. A webhook's id is its address token; a default webhook's id is its name.
+ */
+import type { z } from 'zod'
+import type { AccessGate } from '../auth/gate.js'
+import type { Clock } from '../kernel/clock.js'
+import { ControlError, FixtureError } from '../kernel/errors.js'
+import type { FixtureSection, Sourced } from '../kernel/fixtures.js'
+import type { RouteDefinition } from '../kernel/route.js'
+import { type SettingsTree, readSection } from '../kernel/settings.js'
+import { firstProblem } from '../kernel/validation.js'
+import { type Execution, ExecutionLog, type ExecutionPredicate } from './executions.js'
+import { preflight, tooLarge } from './errors.js'
+import { FlowRunner } from './flow.js'
+import { receive } from './intake.js'
+import {
+  type DataStructure,
+  type FlowConfig,
+  FlowPatch,
+  PAYLOAD_LIMIT,
+  TOKEN,
+  WebhookInput,
+  WebhookOptions,
+  type WebhookRecord,
+  WebhooksSettings,
+} from './model.js'
+import { WebhookStore } from './store.js'
+
+export const HOOK_PATH = '/hooks/:token'
+
+export const webhooksSection: FixtureSection<WebhookInput> = {
+  name: 'webhooks',
+  schema: WebhookInput,
+  key: (w) => w.id ?? w.name,
+}
+
+/** A webhook as the control plane shows it. */
+export interface WebhookView {
+  id: string
+  name: string
+  /** `{webhook_url}`: where to send calls. */
+  url: string
+  dataStructure: DataStructure | null
+  learning: boolean
+  secured: boolean
+  options: WebhookOptions
+  flow: FlowConfig
+  /** Calls waiting (the one running not counted), and how many may wait. */
+  queue: { length: number; capacity: number }
+}
+
+export interface WebhooksDeps {
+  readonly gate: AccessGate
+  readonly clock: Clock
+  /** Origin of webhook addresses. */
+  readonly webhookUrl: string
+  /** A new address token (seeded). */
+  readonly newToken: () => string
+  /** The run's settings (options), without scenarios. */
+  readonly baseSettings: () => SettingsTree
+  /** The settings in effect for a webhook outside any request: the run's, with the scenarios on now. */
+  readonly settingsAt: (webhookId: string) => SettingsTree
+  readonly onError: (error: unknown) => void
+}
+
+export class WebhooksDomain {
+  readonly store = new WebhookStore()
+  readonly executions: ExecutionLog
+  readonly runner: FlowRunner
+  readonly #deps: WebhooksDeps
+
+  constructor(deps: WebhooksDeps) {
+    this.#deps = deps
+    this.executions = new ExecutionLog(deps.clock, readSection(deps.baseSettings(), 'webhooks', WebhooksSettings).executionsKept)
+    this.runner = new FlowRunner({
+      clock: deps.clock,
+      executions: this.executions,
+      webhook: (id) => this.store.get(id),
+      settings: (id) => readSection(deps.settingsAt(id), 'webhooks', WebhooksSettings),
+      onError: deps.onError,
+    })
+  }
+
+  async load(fixtures: readonly Sourced<WebhookInput>[]): Promise<void> {
+    const records = fixtures.map((fixture) => {
+      const id = fixture.value.id ?? fixture.value.name
+      if (!TOKEN.test(id)) {
+        throw new FixtureError(fixture.file, `${fixture.path}.id`, `the webhook needs an id usable in its address (its name "${id}" is not one): 1-128 letters, digits, ".", "_", "~" or "-"`)
+      }
+      return this.#toRecord(fixture.value, id)
+    })
+    await this.store.seed(records)
+  }
+
+  /** Back to the fixtures: webhooks and flows, with empty queues and no executions. */
+  async reset(): Promise<void> {
+    this.runner.reset()
+    this.executions.reset()
+    await this.store.reset()
+  }
+
+  routes(): RouteDefinition[] {
+    return [
+      {
+        id: 'webhooks.options',
+        method: 'OPTIONS',
+        path: HOOK_PATH,
+        origin: 'webhook',
+        summary: 'CORS preflight of a webhook address: 200 ok',
+        resolve: (ctx) => preflight(ctx.request),
+      },
+      {
+        id: 'webhooks.receive',
+        method: '*',
+        path: HOOK_PATH,
+        origin: 'webhook',
+        summary: 'A call to a webhook (GET query string; POST, PUT, PATCH, DELETE with form, multipart, JSON or text)',
+        bodyLimit: PAYLOAD_LIMIT,
+        tooLarge: () => tooLarge(),
+        resolve: (ctx) =>
+          receive(ctx, { gate: this.#deps.gate, clock: this.#deps.clock, store: this.store, runner: this.runner, onError: this.#deps.onError }),
+      },
+    ]
+  }
+
+  // Operations of the control plane and `emu.webhooks` --------------------------------------------
+
+  list(): WebhookView[] {
+    return this.store.all().map((record) => this.#view(record))
+  }
+
+  get(id: string): WebhookView {
+    return this.#view(this.#require(id))
+  }
+
+  async create(input: unknown): Promise<WebhookView> {
+    const body = parseBody(WebhookInput, input, 'webhook')
+    const id = body.id ?? this.#deps.newToken()
+    if (this.store.get(id)) throw new ControlError(409, `A webhook with id "${id}" exists already.`, 'id', 'ERR_CONFLICT')
+    const record = this.#toRecord(body, id)
+    await this.store.put(record)
+    return this.#view(record)
+  }
+
+  delete(id: string): boolean {
+    if (!this.store.delete(id)) return false
+    this.runner.drop(id)
+    this.executions.drop(id)
+    return true
+  }
+
+  /** Changes part of a flow; activating it runs the queued calls, one at a time, in order. */
+  async updateFlow(id: string, patch: unknown): Promise<WebhookView> {
+    const record = this.#require(id)
+    const change = parseBody(FlowPatch.strict(), patch, 'flow')
+    const updated: WebhookRecord = { ...record, flow: { ...record.flow, ...change } }
+    await this.store.put(updated)
+    this.runner.resume(id)
+    return this.#view(updated)
+  }
+
+  executionsOf(id: string): Execution[] {
+    this.#require(id)
+    return this.executions.list(id)
+  }
+
+  /** The first execution matching `predicate`, recorded already or still to come; rejects after `timeout` ms of emulator time. */
+  waitForExecution(id: string, predicate: ExecutionPredicate = () => true, options: { timeout?: number } = {}): Promise<Execution> {
+    this.#require(id)
+    return this.executions.wait(id, predicate, options.timeout ?? 30_000)
+  }
+
+  /** Lets every flow with calls waiting take up its queue again (a scenario that held it went off). */
+  resumeAll(): void {
+    this.runner.resumeAll()
+  }
+
+  #require(id: string): WebhookRecord {
+    const record = this.store.get(id)
+    if (!record) throw new ControlError(404, `No webhook "${id}".`, 'id', 'ERR_NOT_FOUND')
+    return record
+  }
+
+  #toRecord(input: WebhookInput, id: string): WebhookRecord {
+    const defaults = readSection(this.#deps.baseSettings(), 'webhooks', WebhooksSettings)
+    return {
+      id,
+      name: input.name,
+      dataStructure: input.dataStructure ?? null,
+      learning: input.learning ?? false,
+      secured: input.secured ?? false,
+      options: WebhookOptions.parse(input.options ?? {}),
+      flow: { active: true, queueCapacity: defaults.queueCapacity, response: null, outcome: 'succeed', processingMs: 0, ...input.flow },
+    }
+  }
+
+  #view(record: WebhookRecord): WebhookView {
+    return {
+      id: record.id,
+      name: record.name,
+      url: `${this.#deps.webhookUrl}/hooks/${encodeURIComponent(record.id)}`,
+      dataStructure: record.dataStructure,
+      learning: record.learning,
+      secured: record.secured,
+      options: record.options,
+      flow: record.flow,
+      queue: { length: this.runner.length(record.id), capacity: record.flow.queueCapacity },
+    }
+  }
+}
+
+function parseBody<T>(schema: z.ZodType<T>, input: unknown, what: string): T {
+  const parsed = schema.safeParse(input)
+  if (parsed.success) return parsed.data
+  const problem = firstProblem(parsed.error)
+  throw new ControlError(400, `Invalid ${what}: ${problem.path || 'body'}: ${problem.rule}`, problem.path || undefined)
+}

@@ -1,0 +1,95 @@
+/**
+ * The webhook gateway's wire format, in one place: every status, body text and header the
+ * platform answers at `{webhook_url}`. Plain text throughout (`text/plain; charset=utf-8`), as the
+ * gateway answers; the texts of the service description are kept byte for byte (`Accepted`,
+ * `Queue is full.`, `Action Flow failed to complete.`), the rest are svc-mock's decisions
+ * (docs/assumptions.md, "Webhooks").
+ */
+import { REASON_HEADER } from '../auth/errors.js'
+import { HttpError } from '../kernel/errors.js'
+import { text } from '../kernel/http.js'
+
+export const ACCEPTED_TEXT = 'Accepted'
+export const GONE_TEXT = 'Webhook not found.'
+export const QUEUE_FULL_TEXT = 'Queue is full.'
+export const FLOW_FAILED_TEXT = 'Action Flow failed to complete.'
+export const TIMED_OUT_TEXT = 'Action Flow did not respond in time.'
+export const UNAUTHORIZED_TEXT = 'Unauthorized'
+export const TOO_LARGE_TEXT = 'Payload Too Large'
+
+/** Methods the gateway accepts a call with (OPTIONS is answered on its own). */
+export const CALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
+export const CORS_METHODS = 'GET, PUT, POST, PATCH, DELETE, HEAD, OPTIONS'
+
+/** Header on an answer to a call to a webhook secured for public use that carried a good credential. */
+export const AUTHENTICATED_HEADER = 'x-service-authenticated'
+
+export type WebhookProblem = 'gone' | 'unauthorized' | 'malformed' | 'invalid' | 'queue-full' | 'method'
+
+/** A refusal of a webhook call: status and the gateway's text. */
+export class WebhookError extends HttpError {
+  readonly status: number
+  readonly problem: WebhookProblem
+  readonly body: string
+  readonly reason: string | undefined
+  constructor(problem: WebhookProblem, status: number, body: string, reason?: string) {
+    super('ERR_WEBHOOK', reason ?? body)
+    this.problem = problem
+    this.status = status
+    this.body = body
+    this.reason = reason
+  }
+  toResponse(): Response {
+    const headers: Record<string, string> = {}
+    if (this.reason !== undefined) headers[REASON_HEADER] = headerSafe(this.reason)
+    if (this.problem === 'method') headers.allow = `${CALL_METHODS.join(', ')}, OPTIONS`
+    return text(this.body, { status: this.status, headers })
+  }
+}
+
+export const webhookGone = (): WebhookError => new WebhookError('gone', 410, GONE_TEXT)
+export const queueFull = (): WebhookError => new WebhookError('queue-full', 400, QUEUE_FULL_TEXT)
+export const unauthorized = (reason: string): WebhookError => new WebhookError('unauthorized', 401, UNAUTHORIZED_TEXT, reason)
+/** A body that cannot be read as its Content-Type says: 400 with the reason as the body. */
+export const malformedBody = (reason: string): WebhookError => new WebhookError('malformed', 400, reason)
+export const methodNotAllowed = (method: string): WebhookError =>
+  new WebhookError('method', 405, `Method ${method} is not accepted by webhooks.`)
+
+/** `Validation failed for N parameter(s). <one sentence per failing field>` */
+export function validationFailed(problems: readonly string[]): WebhookError {
+  return new WebhookError('invalid', 400, `Validation failed for ${problems.length} parameter(s). ${problems.join(' ')}`)
+}
+
+export function accepted(): Response {
+  return text(ACCEPTED_TEXT, { status: 200 })
+}
+
+export function flowFailed(): Response {
+  return text(FLOW_FAILED_TEXT, { status: 500 })
+}
+
+export function timedOut(): Response {
+  return text(TIMED_OUT_TEXT, { status: 500 })
+}
+
+/** 413; the connection is closed after it, as gateways do, rather than kept to drain the rest of the upload. */
+export function tooLarge(): Response {
+  return text(TOO_LARGE_TEXT, { status: 413, headers: { connection: 'close' } })
+}
+
+/** CORS preflight: 200 `ok`. */
+export function preflight(request: Request): Response {
+  return text('ok', {
+    status: 200,
+    headers: {
+      'access-control-allow-origin': '*',
+      'access-control-allow-methods': CORS_METHODS,
+      'access-control-allow-headers': request.headers.get('access-control-request-headers') ?? '*',
+      'access-control-max-age': '86400',
+    },
+  })
+}
+
+function headerSafe(value: string): string {
+  return value.replace(/[^\x20-\x7e]/g, '?')
+}

@@ -1,0 +1,109 @@
+/**
+ * Executions: every run of a webhook's flow, in the order the flow ran them, with the bundle it
+ * received, when the call arrived, when the run started and ended, and how it ended. Tests read
+ * them (`emu.webhooks.executions(id)`, `GET /__svc-mock/webhooks/{id}/executions`) or wait for one
+ * (`waitForExecution`, with a timeout on the emulator clock).
+ */
+import type { Clock } from '../kernel/clock.js'
+import { SvcMockError } from '../kernel/errors.js'
+import type { Bundle, FlowOutcome } from './model.js'
+
+export interface Execution {
+  /** The call's place in the order the webhook accepted calls (1, 2, …). */
+  readonly seq: number
+  readonly webhook: string
+  /** What the flow received (file data as Buffers in-process, base64 in JSON). */
+  readonly bundle: Bundle
+  /** Emulator time the call arrived, ISO 8601. */
+  readonly receivedAt: string
+  /** When the flow started the run. */
+  readonly startedAt: string
+  /** When the run ended; null for a run that hung (it never ends). */
+  readonly processedAt: string | null
+  readonly outcome: FlowOutcome
+}
+
+export type ExecutionPredicate = (execution: Execution) => boolean
+
+/** `waitForExecution` found no matching execution in time. */
+export class ExecutionTimeoutError extends SvcMockError {
+  readonly webhook: string
+  readonly timeoutMs: number
+  constructor(webhook: string, timeoutMs: number) {
+    super('ERR_EXECUTION_TIMEOUT', `No matching execution of webhook "${webhook}" within ${timeoutMs} ms of emulator time.`)
+    this.webhook = webhook
+    this.timeoutMs = timeoutMs
+  }
+}
+
+interface Waiter {
+  readonly webhook: string
+  readonly predicate: ExecutionPredicate
+  readonly resolve: (execution: Execution) => void
+}
+
+export class ExecutionLog {
+  readonly #clock: Clock
+  readonly #kept: number
+  #byWebhook = new Map<string, Execution[]>()
+  readonly #waiters = new Set<Waiter>()
+
+  constructor(clock: Clock, kept: number) {
+    this.#clock = clock
+    this.#kept = kept
+  }
+
+  record(execution: Execution): void {
+    const list = this.#byWebhook.get(execution.webhook)
+    if (!list) this.#byWebhook.set(execution.webhook, [execution])
+    else {
+      list.push(execution)
+      // Trimmed in batches, so keeping the newest N costs O(1) per run, not a shift of N.
+      if (list.length >= 2 * this.#kept) list.splice(0, list.length - this.#kept)
+    }
+    for (const waiter of this.#waiters) {
+      if (waiter.webhook === execution.webhook && waiter.predicate(execution)) {
+        this.#waiters.delete(waiter)
+        waiter.resolve(execution)
+      }
+    }
+  }
+
+  list(webhook: string): Execution[] {
+    const list = this.#byWebhook.get(webhook) ?? []
+    return list.slice(Math.max(0, list.length - this.#kept))
+  }
+
+  /** The first execution matching, already recorded or still to come; rejects after `timeoutMs`. */
+  wait(webhook: string, predicate: ExecutionPredicate, timeoutMs: number): Promise<Execution> {
+    const found = this.list(webhook).find(predicate)
+    if (found) return Promise.resolve(found)
+    return new Promise<Execution>((resolve, reject) => {
+      const timer = new AbortController()
+      const waiter: Waiter = {
+        webhook,
+        predicate,
+        resolve: (execution) => {
+          timer.abort()
+          resolve(execution)
+        },
+      }
+      this.#waiters.add(waiter)
+      this.#clock.sleep(timeoutMs, timer.signal).then(
+        () => {
+          if (!this.#waiters.delete(waiter)) return
+          reject(new ExecutionTimeoutError(webhook, timeoutMs))
+        },
+        () => undefined,
+      )
+    })
+  }
+
+  drop(webhook: string): void {
+    this.#byWebhook.delete(webhook)
+  }
+
+  reset(): void {
+    this.#byWebhook = new Map()
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * The intake: one call to `{webhook_url}` from arrival to answer. In order: the address (410),
+ * the credential of a webhook secured for public use (401), a full queue (400 `Queue is full.`,
+ * for any call), the body (400 when it cannot be read; 413 past 5 MB, decided by the dispatcher),
+ * the bundle, learning and validation against the data structure (400), then the answer: 200 `Accepted` at once, or,
+ * when the flow has a webhook-response step and is active, whatever the run answers, or 500 when
+ * it has not answered 40 s (emulator time) after the call arrived.
+ */
+import { ApiAccessError } from '../auth/errors.js'
+import type { AccessGate } from '../auth/gate.js'
+import type { Clock } from '../kernel/clock.js'
+import { reply } from '../kernel/http.js'
+import type { RequestContext } from '../kernel/route.js'
+import { readSection } from '../kernel/settings.js'
+import { buildBundle, summarizeBundle } from './bundle.js'
+import {
+  AUTHENTICATED_HEADER,
+  CALL_METHODS,
+  accepted,
+  flowFailed,
+  methodNotAllowed,
+  timedOut,
+  unauthorized,
+  validationFailed,
+  webhookGone,
+} from './errors.js'
+import type { FlowRunner, RunResult } from './flow.js'
+import { type FlowConfig, type ResponseStep, type WebhookRecord, WebhooksSettings } from './model.js'
+import { readPayload } from './payload.js'
+import type { WebhookStore } from './store.js'
+import { learnStructure, validateBundle } from './structure.js'
+import { parseUrlencoded } from './urlencoded.js'
+
+export interface IntakeDeps {
+  readonly gate: AccessGate
+  readonly clock: Clock
+  readonly store: WebhookStore
+  readonly runner: FlowRunner
+  readonly onError: (error: unknown) => void
+}
+
+export async function receive(ctx: RequestContext, deps: IntakeDeps): Promise<Response> {
+  const method = ctx.request.method
+  if (!(CALL_METHODS as readonly string[]).includes(method)) throw methodNotAllowed(method)
+  const settings = readSection(ctx.settings, 'webhooks', WebhooksSettings)
+  const id = ctx.params.token ?? ''
+  const webhook = settings.gone ? undefined : deps.store.get(id)
+  if (!webhook) throw webhookGone()
+  if (webhook.secured) await authenticate(ctx, deps.gate)
+  // A full queue refuses any call, valid or not, before its body is read.
+  deps.runner.checkRoom(id, { ...webhook.flow, ...settings.flow })
+
+  const payload = await readPayload(ctx.request)
+  const query = parseUrlencoded(ctx.url.search.slice(1), undefined, 'The query string')
+  let bundle = buildBundle({ method, headers: ctx.request.headers, query, payload, options: webhook.options })
+  ctx.journalBody = summarizeBundle(bundle)
+
+  // Read again: the webhook may have learnt its structure, or gone, while the body streamed in.
+  let current = deps.store.get(id)
+  if (!current) throw webhookGone()
+  if (current.learning) current = learn(current, bundle, deps)
+  if (current.dataStructure) {
+    const validation = validateBundle(current.dataStructure, bundle)
+    if (!validation.ok) throw validationFailed(validation.problems)
+    bundle = validation.bundle
+  }
+
+  const flow: FlowConfig = { ...current.flow, ...settings.flow }
+  const call = deps.runner.admit(id, flow, { bundle, receivedAt: ctx.receivedAt, overrides: settings.flow })
+  if (!flow.active || flow.response === null) return accepted()
+
+  // A webhook-response step: the caller waits for the run, parked on the clock until it ends.
+  const deadline = ctx.receivedAt + settings.responseTimeoutMs
+  try {
+    await deps.clock.waitUntil(deadline, AbortSignal.any([call.ended(), ctx.signal]))
+  } catch {
+    // the run ended, or the caller went away
+  }
+  if (call.result === undefined && ctx.signal.aborted) throw new Error('the caller went away while waiting for the flow')
+  return answer(call.result)
+}
+
+function answer(result: RunResult | undefined): Response {
+  switch (result?.kind) {
+    case 'response':
+      return respond(result.response)
+    case 'no-response':
+      return accepted()
+    case 'failed':
+      return flowFailed()
+    case 'hung':
+    case undefined:
+      return timedOut()
+  }
+}
+
+/** The webhook-response step's answer: its status, its headers, its body (JSON unless text). */
+export function respond(step: ResponseStep): Response {
+  const headers = new Headers(step.headers)
+  const noBody = step.status === 204 || step.status === 205 || step.status === 304
+  let body: string | null = null
+  if (!noBody && typeof step.body === 'string') {
+    body = step.body
+    if (!headers.has('content-type')) headers.set('content-type', 'text/plain; charset=utf-8')
+  } else if (!noBody && step.body !== undefined && step.body !== null) {
+    body = JSON.stringify(step.body)
+    if (!headers.has('content-type')) headers.set('content-type', 'application/json; charset=utf-8')
+  }
+  return reply(body, { status: step.status, headers })
+}
+
+async function authenticate(ctx: RequestContext, gate: AccessGate): Promise<void> {
+  try {
+    await gate.authenticate(ctx)
+  } catch (error) {
+    if (error instanceof ApiAccessError) throw unauthorized(error.message)
+    throw error
+  }
+  ctx.responseHeaders.set(AUTHENTICATED_HEADER, 'true')
+}
+
+/** Learning mode: the call teaches the structure (stored at once), then is handled like any call. */
+function learn(webhook: WebhookRecord, bundle: Record<string, unknown>, deps: IntakeDeps): WebhookRecord {
+  const learnt: WebhookRecord = { ...webhook, learning: false, dataStructure: learnStructure(bundle) }
+  deps.store.put(learnt).catch(deps.onError)
+  return learnt
+}

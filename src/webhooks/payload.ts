@@ -1,0 +1,91 @@
+/**
+ * A call's payload, read as its Content-Type says: a query string (GET and anything without a
+ * body), `application/x-www-form-urlencoded`, `multipart/form-data` (text fields and files),
+ * `application/json`, and text (`text/*`, XML, or no Content-Type), which arrives as `value`.
+ * Bodies stream through a parser; anything that cannot be read is a 400 with the reason.
+ */
+import { PAYLOAD_LIMIT, type FileValue } from './model.js'
+import { parseMediaType, readBody, readText } from './body.js'
+import { malformedBody } from './errors.js'
+import { MultipartParser, boundaryOf } from './multipart.js'
+import { type Pair, parseUrlencoded } from './urlencoded.js'
+
+export type PayloadKind = 'none' | 'json' | 'form' | 'multipart' | 'text'
+
+export interface Payload {
+  readonly kind: PayloadKind
+  /** Name/value pairs in order (form and multipart; repeated names stay repeated). */
+  readonly pairs: ReadonlyArray<readonly [string, string | FileValue]>
+  /** A JSON object's members. */
+  readonly object: Readonly<Record<string, unknown>> | undefined
+  /** The `value` of a text body, or of a JSON body that is not an object. */
+  readonly value: unknown
+  /** The body's text as sent (JSON), for JSON pass-through. */
+  readonly raw: string | undefined
+}
+
+const NONE: Payload = { kind: 'none', pairs: [], object: undefined, value: undefined, raw: undefined }
+
+export function isJsonType(type: string): boolean {
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))
+}
+
+function isTextType(type: string): boolean {
+  return type.startsWith('text/') || type === 'application/xml' || (type.startsWith('application/') && type.endsWith('+xml'))
+}
+
+/** Whether a body was sent; decided from Content-Length when there is one (cheaper than `body`). */
+function hasBody(request: Request): boolean {
+  const length = request.headers.get('content-length')
+  if (length !== null && length.trim() !== '') return Number(length) > 0
+  return request.body !== null
+}
+
+export async function readPayload(request: Request, limit = PAYLOAD_LIMIT): Promise<Payload> {
+  if (request.method === 'GET' || request.method === 'HEAD' || !hasBody(request)) return NONE
+  const media = parseMediaType(request.headers.get('content-type'))
+  const charset = media?.params.get('charset')
+  const type = media?.type
+
+  if (type === 'multipart/form-data') {
+    const parser = new MultipartParser(boundaryOf(media?.params ?? new Map()))
+    const bytes = await readBody(request, limit, (chunk) => parser.push(chunk))
+    if (bytes === 0) return NONE
+    const pairs = parser.end().map((part): readonly [string, string | FileValue] =>
+      part.kind === 'field' ? [part.name, part.value] : [part.name, { name: part.filename, mime: part.mime, data: part.data }],
+    )
+    return { kind: 'multipart', pairs, object: undefined, value: undefined, raw: undefined }
+  }
+  if (type === 'application/x-www-form-urlencoded') {
+    // The body is ASCII with %XX escapes; latin1 keeps each byte as one character for the parser.
+    const { text } = await readText(request, limit, 'latin1', 'The form body')
+    const pairs: Pair[] = parseUrlencoded(text.trim(), charset, 'The form body')
+    return { kind: 'form', pairs, object: undefined, value: undefined, raw: undefined }
+  }
+  if (type !== undefined && isJsonType(type)) {
+    const { text } = await readText(request, limit, charset, 'The JSON body')
+    if (text.trim() === '') return NONE
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(text)
+    } catch (error) {
+      throw malformedBody(`The JSON body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`)
+    }
+    const isObject = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+    return {
+      kind: 'json',
+      pairs: [],
+      object: isObject ? (parsed as Record<string, unknown>) : undefined,
+      value: isObject ? undefined : parsed,
+      raw: text,
+    }
+  }
+  if (type === undefined || isTextType(type)) {
+    const { text, bytes } = await readText(request, limit, charset, 'The body')
+    if (bytes === 0) return NONE
+    return { kind: 'text', pairs: [], object: undefined, value: text, raw: undefined }
+  }
+  throw malformedBody(
+    `Unsupported Content-Type '${type}'. Send application/json, application/x-www-form-urlencoded, multipart/form-data or text/plain.`,
+  )
+}
