@@ -22,7 +22,7 @@ import { Clock, type ClockMode, type ClockOptions, type ClockState } from './ker
 import { Dispatcher } from './kernel/dispatch.js'
 import { ConfigError, ScenarioError } from './kernel/errors.js'
 import { type FixtureInput, type FixtureSection, fixtureDocuments, loadSections, recordsOf } from './kernel/fixtures.js'
-import { materialize } from './kernel/http.js'
+import { faultOf, materialize } from './kernel/http.js'
 import { DEFAULT_JOURNAL_CAPACITY, Journal, type JournalEntry, type JournalFilter, type JournalWaitOptions, type Transport, routeMatches } from './kernel/journal.js'
 import { type LogFormat, type Logger, createLogger } from './kernel/logger.js'
 import type { OriginKind, RouteDefinition } from './kernel/route.js'
@@ -117,6 +117,8 @@ export interface ClockApi {
   settle(): Promise<void>
   /** Resolves once at least `count` in-flight requests wait on the clock (e.g. a delayed answer). */
   waitForParked(count?: number): Promise<void>
+  /** How many in-flight requests (and flow runs) wait on the clock right now. */
+  parked(): number
 }
 
 export interface ScenariosApi {
@@ -197,7 +199,10 @@ export interface Emulator {
   /** OAuth clients, user consents, and tokens minted without HTTP. */
   readonly oauth: OAuthApi
   readonly webhooks: WebhooksApi
-  /** Answers a request with no transport at all (what the msw handlers call). */
+  /**
+   * Answers a request with no transport at all, as fetch would: a network-error fault rejects
+   * with a TypeError.
+   */
   handle(request: Request): Promise<Response>
   health(): { status: 'ok'; version: string }
   routes(): RouteInfo[]
@@ -352,6 +357,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
         return clock.state()
       },
       settle: () => clock.settle(),
+      parked: () => clock.parked(),
       waitForParked: async (count = 1) => {
         while (clock.parked() < count) await new Promise((resolve) => setImmediate(resolve))
       },
@@ -397,7 +403,15 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
       executions: (id) => webhooks.executionsOf(id),
       waitForExecution: (id, predicate, waitOptions) => webhooks.waitForExecution(id, predicate, waitOptions),
     },
-    handle: async (request) => materialize(await emulator.handleWith(request, 'in-process')),
+    handle: async (request) => {
+      const response = await emulator.handleWith(request, 'in-process')
+      const fault = faultOf(response)
+      // Like fetch: a connection that failed on purpose is a rejection, not a response.
+      if (fault === 'network-error' || fault === 'empty-reply') {
+        throw new TypeError('fetch failed', { cause: new Error(`svc-mock closed the connection without answering (fault "${fault}")`) })
+      }
+      return materialize(response)
+    },
     handleWith: (request, transport, signal) => emulator.dispatcher.handle(request, transport, signal),
     health: () => ({ status: 'ok', version: VERSION }),
     routes: () =>

@@ -25,7 +25,7 @@ import {
   webhookGone,
 } from './errors.js'
 import type { FlowRunner, RunResult } from './flow.js'
-import { type FlowConfig, type ResponseStep, type WebhookRecord, WebhooksSettings } from './model.js'
+import { type DataStructure, type Field, type FlowConfig, type ResponseStep, type WebhookRecord, WebhooksSettings } from './model.js'
 import { readPayload } from './payload.js'
 import type { WebhookStore } from './store.js'
 import { learnStructure, validateBundle } from './structure.js'
@@ -59,8 +59,9 @@ export async function receive(ctx: RequestContext, deps: IntakeDeps): Promise<Re
   let current = deps.store.get(id)
   if (!current) throw webhookGone()
   if (current.learning) current = learn(current, bundle, deps)
-  if (current.dataStructure) {
-    const validation = validateBundle(current.dataStructure, bundle)
+  const structure = withExtraFields(current.dataStructure, settings.extraFields)
+  if (structure) {
+    const validation = validateBundle(structure, bundle)
     if (!validation.ok) throw validationFailed(validation.problems)
     bundle = validation.bundle
   }
@@ -117,6 +118,13 @@ async function authenticate(ctx: RequestContext, gate: AccessGate): Promise<void
     throw error
   }
   ctx.responseHeaders.set(AUTHENTICATED_HEADER, 'true')
+}
+
+/** The webhook's structure with the settings' extra fields (which replace fields of the same name). */
+function withExtraFields(structure: DataStructure | null, extra: readonly Field[]): DataStructure | null {
+  if (extra.length === 0) return structure
+  const names = new Set(extra.map((field) => field.name))
+  return [...(structure ?? []).filter((field) => !names.has(field.name)), ...extra]
 }
 
 /** Learning mode: the call teaches the structure (stored at once), then is handled like any call. */

@@ -153,6 +153,11 @@ export const WebhooksSettings = z.object({
   gone: z.boolean().default(false),
   /** Overrides the flow of every webhook these settings reach (a scenario aims them with `webhook`). */
   flow: FlowPatch.strict().default({}),
+  /**
+   * Fields the data structure also has while these settings apply (a field of the same name is
+   * replaced), so the real validation refuses calls that lack them.
+   */
+  extraFields: z.array(Field).default([]),
 })
 export type WebhooksSettings = z.infer<typeof WebhooksSettings>
 
