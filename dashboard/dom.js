@@ -106,6 +106,15 @@ export function keyedList(container, key, create) {
   }
 }
 
+/**
+ * Text whose `backticked` parts are code, as the scenario files write them.
+ * @param {string} text
+ * @returns {Child[]}
+ */
+export function withCode(text) {
+  return text.split('`').map((part, i) => (i % 2 === 1 ? h('code', {}, part) : part))
+}
+
 /** @param {number} n */
 export function formatNumber(n) {
   return new Intl.NumberFormat('en').format(n)

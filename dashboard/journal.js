@@ -129,8 +129,16 @@ export class JournalView {
     const shown = this.#rows.filter((row) => !row.el.hidden).length
     const total = this.#rows.length
     this.#empty.hidden = shown > 0
-    setText(this.#empty, total === 0 ? 'No requests yet. Send one to the emulator and it appears here at once.' : 'No request matches these filters.')
+    setText(this.#empty, this.#emptyText(total))
     setText(this.#count, total === 0 ? '' : shown === total ? `${formatNumber(total)} shown, newest first` : `${formatNumber(shown)} of ${formatNumber(total)} shown, newest first`)
+  }
+
+  /** @param {number} total */
+  #emptyText(total) {
+    if (total === 0) return 'No requests yet. Send one to the emulator and it appears here at once.'
+    const onlyControl = this.#rows.every((row) => row.entry.route.startsWith('control.'))
+    if (onlyControl && this.#route.value === '!control') return 'No requests yet apart from control-plane calls (choose "All routes" to see them).'
+    return 'No request matches these filters.'
   }
 
   /**
@@ -177,7 +185,7 @@ function entryDetails(entry) {
       'dl',
       { class: 'facts' },
       fact('Route', entry.route),
-      fact('Identity', entry.identity ?? 'nobody (no valid credential)'),
+      fact('Identity', entry.identity ?? 'not authenticated'),
       fact('Scenarios', entry.scenarios.length > 0 ? entry.scenarios.join(', ') : 'none'),
       fact('Duration', `${formatNumber(entry.durationMs)} ms emulator time`),
       fact('Transport', entry.transport),

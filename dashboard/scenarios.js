@@ -5,7 +5,7 @@
  * OAuth client. Every change goes through `POST`/`DELETE /__svc-mock/scenarios/{name}`.
  */
 import { api } from './api.js'
-import { fill, h, keyedList, setText } from './dom.js'
+import { fill, h, keyedList, setText, withCode } from './dom.js'
 
 /**
  * @typedef {import('../src/state.js').EmulatorState} EmulatorState
@@ -41,7 +41,7 @@ export function scenariosPanel(container, onCount, actions) {
 function scenarioRow(scenario, actions, state) {
   const id = `scenario-${scenario.name}`
   const name = h('code', { id: `${id}-name`, class: 'name' }, scenario.name)
-  const summary = h('p', { id: `${id}-summary`, class: 'summary' }, scenario.summary ?? scenario.description)
+  const summary = h('p', { id: `${id}-summary`, class: 'summary' }, withCode(scenario.summary ?? scenario.description))
   const activation = h('p', { class: 'activation', id: `${id}-activation` })
   const toggle = h('button', {
     type: 'button',
@@ -63,7 +63,7 @@ function scenarioRow(scenario, actions, state) {
     'details',
     { class: 'options' },
     h('summary', {}, 'Options', h('span', { class: 'visually-hidden' }, ` for ${scenario.name}`)),
-    h('p', { class: 'description' }, scenario.description),
+    h('p', { class: 'description' }, withCode(scenario.description)),
     form.el,
   )
   const el = h(
@@ -111,7 +111,7 @@ function optionsForm(scenario, actions, state) {
   const readers = []
   const fields = Object.entries(scenario.params).map(([param, spec]) => {
     const inputId = `${id}-param-${param}`
-    const hint = spec.description ? h('span', { class: 'hint', id: `${inputId}-hint` }, spec.description) : null
+    const hint = spec.description ? h('span', { class: 'hint', id: `${inputId}-hint` }, withCode(spec.description)) : null
     if (spec.type === 'boolean') {
       const input = h('input', { id: inputId, type: 'checkbox', checked: spec.default === true, 'aria-describedby': hint ? `${inputId}-hint` : null })
       readers.push(() => [param, input.checked])
