@@ -22,12 +22,22 @@ const RETRY_MS = 1000
 
 export function eventRoutes(emu: Emulator): RouteDefinition[] {
   return [
-    route('state', 'GET', '/state', 'Everything the dashboard shows: clock, scenarios, webhooks, OAuth clients, users and consents', () =>
-      json(emu.state(), { headers: { 'cache-control': 'no-store' } }),
-    { unjournaled: true }),
-    route('events', 'GET', '/events', 'Live server-sent events: the state when it changes, each new journal entry', (ctx) => eventStream(emu, ctx), {
-      unjournaled: true,
-    }),
+    route(
+      'state',
+      'GET',
+      '/state',
+      'Everything the dashboard shows: clock, scenarios, webhooks, OAuth clients, users and consents',
+      () => json(emu.state(), { headers: { 'cache-control': 'no-store' } }),
+      { unjournaled: true },
+    ),
+    route(
+      'events',
+      'GET',
+      '/events',
+      'Live server-sent events: the state when it changes, each new journal entry',
+      (ctx) => eventStream(emu, ctx),
+      { unjournaled: true },
+    ),
   ]
 }
 
