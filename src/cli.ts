@@ -48,7 +48,7 @@ Options (environment variable in brackets; a flag wins over its variable):
   -h, --help            this text
   -v, --version         the version
 
-Control plane and docs: http://HOST:PORT/__svc-mock/ once running; see README.md.`
+Dashboard (in a browser) and control plane: http://HOST:PORT/__svc-mock/ once running; see README.md.`
 
 const OPTIONS = {
   port: { type: 'string' },
@@ -301,7 +301,8 @@ function banner(server: RunningServer, options: ServerOptions): string {
     `  REST API ({base_url})   ${base}/{collectionId}/{storageId}/_api/rest/facets/{facetId}/views/{viewId}/elements/{elementId}/versions`,
     `  OAuth ({auth_url})      ${emu.urls.auth}/oauth2/token, ${emu.urls.auth}/oauth2/authorize, ${emu.urls.auth}/.well-known/openid-configuration`,
     `  Webhooks                ${emu.urls.webhook}/hooks/{token}  (${emu.webhooks.list().map((w) => w.id).join(', ') || 'none'})`,
-    `  Control plane           ${base}/__svc-mock/  (health, reset, scenarios, clock, journal, elements, webhooks, oauth-clients)`,
+    `  Dashboard               ${base}/__svc-mock/  (open it in a browser: see the requests, steer scenarios, flows, clock)`,
+    `  Control plane           ${base}/__svc-mock/{health, reset, scenarios, clock, journal, elements, webhooks, oauth-clients, state, events}`,
     '',
     'Default credentials (public test values, from the default fixtures):',
     ...emu.credentials().map((c) => `  ${c.kind.padEnd(17)} ${c.value}  (${c.label})`),

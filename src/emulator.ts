@@ -18,6 +18,7 @@ import { signingKeysSection } from './auth/oauth/keys.js'
 import type { TokenAlgorithm } from './auth/settings.js'
 import { oauthControlRoutes } from './control/oauth.js'
 // --- end OAuth ---
+import { ChangeFeed } from './kernel/changes.js'
 import { Clock, type ClockMode, type ClockOptions, type ClockState } from './kernel/clock.js'
 import { Dispatcher } from './kernel/dispatch.js'
 import { ConfigError, ScenarioError } from './kernel/errors.js'
@@ -29,13 +30,19 @@ import type { OriginKind, RouteDefinition } from './kernel/route.js'
 import { ScenarioCatalogue } from './kernel/scenarios/catalogue.js'
 import { type ScenarioActivation, ScenarioEngine, type ScenarioListing } from './kernel/scenarios/engine.js'
 import { parseActivations } from './kernel/scenarios/syntax.js'
-import { type SettingsTree, mergeSettings } from './kernel/settings.js'
+import { type SettingsTree, mergeSettings, readSection } from './kernel/settings.js'
 import { allProblems } from './kernel/validation.js'
 import { SeededIds } from './kernel/ids.js'
 import { VersionsDomain, VersionsSettings, elementsSection, generateSection, storagesSection } from './versions/domain.js'
 import type { ElementSummary } from './versions/store.js'
 import { VERSION } from './version.js'
 import type { StorageFixture } from './versions/model.js'
+// --- dashboard (issue 6) ---
+import { dashboardRoutes } from './control/dashboard.js'
+import { eventRoutes } from './control/events.js'
+import { type EmulatorEventListener, EventHub, type SubscribeOptions } from './events.js'
+import { type EmulatorState, type UserInfo, type WebhookEffect, buildState } from './state.js'
+// --- end dashboard ---
 // --- webhooks (issue 4) ---
 import { webhookControlRoutes } from './control/webhooks.js'
 import { type WebhookView, WebhooksDomain, webhooksSection } from './webhooks/domain.js'
@@ -180,6 +187,13 @@ export interface WebhooksApi {
 }
 // --- end webhooks ---
 
+// --- dashboard (issue 6) ---
+export interface UsersApi {
+  /** The platform's users, each with the OAuth clients it consented to. */
+  list(): UserInfo[]
+}
+// --- end dashboard ---
+
 /** A credential worth printing at start-up (the defaults are public test values). */
 export interface CredentialInfo {
   kind: string
@@ -199,6 +213,18 @@ export interface Emulator {
   /** OAuth clients, user consents, and tokens minted without HTTP. */
   readonly oauth: OAuthApi
   readonly webhooks: WebhooksApi
+  /** Users with their consents. */
+  readonly users: UsersApi
+  /**
+   * Everything the dashboard shows, in one read: clock, scenarios, webhooks (flow as calls see it
+   * now, queue, latest runs), OAuth clients (never secrets), users with their consents.
+   */
+  state(): EmulatorState
+  /**
+   * Live events: the state and the newest journal entries at once, then each new journal entry
+   * and the state again whenever it changes. Returns the function that stops them.
+   */
+  subscribe(listener: EmulatorEventListener, options?: SubscribeOptions): () => void
   /**
    * Answers a request with no transport at all, as fetch would: a network-error fault rejects
    * with a TypeError.
@@ -219,6 +245,8 @@ export interface EmulatorCore extends Emulator {
   /** Where each origin kind lives. */
   originOf(kind: OriginKind): string
   handleWith(request: Request, transport: Transport, signal?: AbortSignal): Promise<Response>
+  /** Ends every live-event subscription (the server does this first when it closes, so open dashboards let go). */
+  disconnect(): void
 }
 
 function normalizeOrigin(value: string, option: string): string {
@@ -269,6 +297,9 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
   const journalSize = options.journalSize ?? DEFAULT_JOURNAL_CAPACITY
   if (!Number.isInteger(journalSize) || journalSize < 1) throw new ConfigError('journalSize', `must be a whole number >= 1, got ${String(journalSize)}`)
   const journal = new Journal(clock, journalSize)
+  // Told when what the dashboard shows moves without a journaled request (see events.ts).
+  const changes = new ChangeFeed()
+  const changed = (): void => changes.notify()
 
   const baseSettings = mergeSettings(
     {
@@ -315,11 +346,13 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     baseSettings: () => baseSettings,
     settingsAt: (webhook) => scenarios.settingsAt('webhooks.receive', { webhook }),
     onError: (error) => logger.error('a webhook flow failed', error),
+    onChange: changed,
   })
   // A run-level scenario going off may make flows active again: they take up their queues.
   scenarios.onChange((event) => {
     if (!event.on) webhooks.resumeAll()
   })
+  scenarios.onChange(changed)
   // --- end webhooks ---
 
   const inputs = options.fixtures === undefined ? [] : Array.isArray(options.fixtures) ? options.fixtures : [options.fixtures]
@@ -339,6 +372,22 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
   }
   applyStartup()
 
+  const oauthPublic = oauthApi(oauth, clock)
+  const users = (): UserInfo[] =>
+    directory.users.all().map((user) => ({
+      id: user.id,
+      name: user.name,
+      ...(user.email === undefined ? {} : { email: user.email }),
+      permissions: user.permissions,
+      consents: oauthPublic.consents.list(user.id),
+    }))
+  const webhookEffect = (view: WebhookView): WebhookEffect => {
+    const target = { webhook: view.id }
+    const settings = readSection(scenarios.settingsAt('webhooks.receive', target), 'webhooks', WebhooksSettings)
+    return { flow: { ...view.flow, ...settings.flow }, gone: settings.gone, scenarios: scenarios.touchingAt('webhooks.receive', target) }
+  }
+  const hub = new EventHub({ journal, changes, state: () => emulator.state() })
+
   let dispatcher: Dispatcher | undefined
   const emulator: EmulatorCore = {
     urls,
@@ -354,6 +403,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
       state: () => clock.state(),
       advance: async (ms) => {
         await clock.advance(ms)
+        changed()
         return clock.state()
       },
       settle: () => clock.settle(),
@@ -393,7 +443,31 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
       create: async (input) => publicKey(await directory.createApiKey(input, () => ids.token(24))),
       delete: (key) => directory.deleteApiKey(key),
     },
-    oauth: oauthApi(oauth, clock),
+    oauth: {
+      ...oauthPublic,
+      clients: {
+        ...oauthPublic.clients,
+        create: notifying(changed, oauthPublic.clients.create),
+        delete: notifying(changed, oauthPublic.clients.delete),
+        regenerateSecret: notifying(changed, oauthPublic.clients.regenerateSecret),
+      },
+      consents: { ...oauthPublic.consents, revoke: notifying(changed, oauthPublic.consents.revoke) },
+    },
+    users: { list: users },
+    state: () =>
+      buildState({
+        version: VERSION,
+        journalCapacity: journal.capacity,
+        clock: () => clock.state(),
+        scenarios: () => scenarios.list(),
+        webhooks: () => webhooks.list(),
+        executions: (id) => webhooks.executionsOf(id),
+        effect: webhookEffect,
+        oauthClients: () => oauthPublic.clients.list(),
+        users,
+      }),
+    subscribe: (listener, subscribeOptions) => hub.subscribe(listener, subscribeOptions),
+    disconnect: () => hub.close(),
     webhooks: {
       list: () => webhooks.list(),
       get: (id) => webhooks.get(id),
@@ -443,8 +517,10 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
       gate.reset()
       await oauth.reset()
       await webhooksReset
+      changed()
     },
     close: async () => {
+      hub.close()
       clock.close()
     },
   }
@@ -456,6 +532,8 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     ...controlRoutes(emulator),
     ...oauthControlRoutes(emulator),
     ...webhookControlRoutes(emulator),
+    ...eventRoutes(emulator),
+    ...dashboardRoutes(),
   ]
   checkScenarioErrors(catalogue, routes)
   dispatcher = new Dispatcher(
@@ -469,6 +547,16 @@ function parseOne(text: string): { name: string; activation: ScenarioActivation 
   const [first, ...rest] = parseActivations(text, text)
   if (!first || rest.length > 0) throw new ScenarioError(text, '', 'give one scenario here')
   return first
+}
+
+/** Wraps an operation so the change feed hears of it once it is done (watchers then re-read the state). */
+function notifying<Args extends unknown[], R>(notify: () => void, fn: (...args: Args) => R): (...args: Args) => R {
+  return (...args) => {
+    const result = fn(...args)
+    if (result instanceof Promise) result.then(notify, notify)
+    else notify()
+    return result
+  }
 }
 
 function withoutName(item: { name: string } & ScenarioActivation): ScenarioActivation {

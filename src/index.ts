@@ -73,3 +73,8 @@ export { ExecutionTimeoutError, type Execution, type ExecutionPredicate } from '
 export type { Bundle, DataStructure, Field, FieldType, FileValue, FlowConfig, FlowOutcome, ResponseStep, WebhookOptions } from './webhooks/model.js'
 export { WebhookError, type WebhookProblem } from './webhooks/errors.js'
 // --- end webhooks ---
+// --- dashboard (issue 6) ---
+export type { UsersApi } from './emulator.js'
+export type { EmulatorEvent, EmulatorEventListener, SubscribeOptions } from './events.js'
+export type { EmulatorState, ExecutionSummary, UserInfo, WebhookEffect, WebhookState } from './state.js'
+// --- end dashboard ---

@@ -129,6 +129,10 @@ describe('svc-mock serving', () => {
     expect(server.output()).toContain('Authorization: AppKey svcmock-app-key')
     expect(server.output()).toContain('Authorization: Bearer svcmock-user-key-alice')
     expect(server.output()).toContain(`${server.url}/__svc-mock/`)
+    expect(server.output()).toMatch(new RegExp(`Dashboard +${server.url}/__svc-mock/ `))
+    const page = await fetch(`${server.url}/__svc-mock/`)
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    await page.text()
     const response = await fetch(`${server.url}${VERSIONS()}`, { headers: APP_KEY })
     expect(response.status).toBe(200)
     const body = (await response.json()) as { elements: Array<{ state: string }> }

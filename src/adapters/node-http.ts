@@ -136,10 +136,29 @@ async function write(req: IncomingMessage, res: ServerResponse, response: Respon
     for (;;) {
       const { done, value } = await reader.read()
       if (done) break
-      if (!res.write(value)) await new Promise<void>((resolve) => res.once('drain', resolve))
+      if (!res.write(value)) await drained(res)
     }
     res.end()
   } catch {
+    // The stream's own clean-up (a live-event subscription) runs on cancel.
+    reader.cancel().catch(() => undefined)
     res.destroy()
   }
+}
+
+/** Resolves when the socket takes more, or when the client has gone (a long stream must not wait forever). */
+function drained(res: ServerResponse): Promise<void> {
+  if (res.destroyed) return Promise.reject(new Error('client closed the connection'))
+  return new Promise<void>((resolve, reject) => {
+    const onDrain = (): void => {
+      res.off('close', onClose)
+      resolve()
+    }
+    const onClose = (): void => {
+      res.off('drain', onDrain)
+      reject(new Error('client closed the connection'))
+    }
+    res.once('drain', onDrain)
+    res.once('close', onClose)
+  })
 }

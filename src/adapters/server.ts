@@ -87,6 +87,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     emulator,
     close: () => {
       closing ??= new Promise<void>((resolve) => {
+        // Live-event streams (open dashboards) never end by themselves: end them, so they do not hold the close.
+        emulator.disconnect()
         server.close(() => resolve())
         server.closeIdleConnections()
         const force = setTimeout(() => {

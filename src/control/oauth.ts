@@ -1,6 +1,6 @@
 /**
  * The control plane's OAuth operations, thin translations of `emu.oauth`: clients (create, list,
- * read, delete, regenerate the secret), a user's consents (list, revoke) and minting a token
+ * read, delete, regenerate the secret), users with their consents (list, revoke) and minting a token
  * without the token endpoint. Secrets appear only in the answers that issue them.
  */
 import { z } from 'zod'
@@ -46,6 +46,7 @@ export function oauthControlRoutes(emu: Emulator): RouteDefinition[] {
     route('oauthClients.regenerateSecret', 'POST', '/oauth-clients/:clientId/secret', 'Regenerate the client secret; the old one stops working', async (ctx) =>
       json(await emu.oauth.clients.regenerateSecret(clientId(ctx))),
     ),
+    route('users.list', 'GET', '/users', 'Users, each with the OAuth clients it consented to', () => json(emu.users.list())),
     route('consents.list', 'GET', '/users/:userId/consents', 'The OAuth clients a user consented to', (ctx) =>
       json(emu.oauth.consents.list(ctx.params.userId ?? '')),
     ),

@@ -43,7 +43,9 @@ export function deferredBody(response: Response): string | Uint8Array | undefine
 export function materialize(response: Response): Response {
   const body = deferredBodies.get(response)
   if (body === undefined) return response
-  const real = new Response(body, {
+  // Bytes here are never backed by a SharedArrayBuffer; the cast keeps the DOM library's
+  // stricter BodyInit (the dashboard's type check reads this file too) satisfied.
+  const real = new Response(body as string | Uint8Array<ArrayBuffer>, {
     status: response.status,
     statusText: response.statusText,
     headers: response.headers,

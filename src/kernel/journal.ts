@@ -82,6 +82,12 @@ interface Waiter {
   resolve: (entry: JournalEntry) => void
 }
 
+/** Told of every entry as it is recorded (already redacted), and when the journal is emptied. */
+export interface JournalListener {
+  entry(entry: JournalEntry): void
+  cleared(): void
+}
+
 export const DEFAULT_JOURNAL_CAPACITY = 1000
 
 /** Largest response body an entry shows. */
@@ -92,6 +98,7 @@ export class Journal {
   #ring: Stored[] = []
   #seq = 0
   #waiters = new Set<Waiter>()
+  #listeners = new Set<JournalListener>()
   readonly #clock: Clock
 
   constructor(clock: Clock, capacity = DEFAULT_JOURNAL_CAPACITY) {
@@ -110,7 +117,22 @@ export class Journal {
         waiter.resolve(entryOf(stored))
       }
     }
+    if (this.#listeners.size > 0) {
+      const entry = entryOf(stored)
+      for (const listener of this.#listeners) listener.entry(entry)
+    }
     return stored.seq
+  }
+
+  /**
+   * Tells `listener` of each entry recorded from now on, and of `clear()`; returns the function
+   * that stops it. Entries are built (and redacted) only while someone listens.
+   */
+  subscribe(listener: JournalListener): () => void {
+    this.#listeners.add(listener)
+    return () => {
+      this.#listeners.delete(listener)
+    }
   }
 
   /** The entry with this sequence number, if the ring still holds it. */
@@ -172,6 +194,7 @@ export class Journal {
   /** Empties the journal (sequence numbers keep counting). */
   clear(): void {
     this.#ring = []
+    for (const listener of this.#listeners) listener.cleared()
   }
 }
 

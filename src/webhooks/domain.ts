@@ -64,6 +64,8 @@ export interface WebhooksDeps {
   /** The settings in effect for a webhook outside any request: the run's, with the scenarios on now. */
   readonly settingsAt: (webhookId: string) => SettingsTree
   readonly onError: (error: unknown) => void
+  /** Told when webhooks, flows, queues or executions change (for watchers such as the dashboard). */
+  readonly onChange?: () => void
 }
 
 export class WebhooksDomain {
@@ -81,6 +83,7 @@ export class WebhooksDomain {
       webhook: (id) => this.store.get(id),
       settings: (id) => readSection(deps.settingsAt(id), 'webhooks', WebhooksSettings),
       onError: deps.onError,
+      ...(deps.onChange === undefined ? {} : { onChange: deps.onChange }),
     })
   }
 
@@ -142,6 +145,7 @@ export class WebhooksDomain {
     if (this.store.get(id)) throw new ControlError(409, `A webhook with id "${id}" exists already.`, 'id', 'ERR_CONFLICT')
     const record = this.#toRecord(body, id)
     await this.store.put(record)
+    this.#deps.onChange?.()
     return this.#view(record)
   }
 
@@ -158,6 +162,7 @@ export class WebhooksDomain {
     const change = parseBody(FlowPatch.strict(), patch, 'flow')
     const updated: WebhookRecord = { ...record, flow: { ...record.flow, ...change } }
     await this.store.put(updated)
+    this.#deps.onChange?.()
     this.runner.resume(id)
     return this.#view(updated)
   }

@@ -81,6 +81,8 @@ export interface FlowDeps {
   /** The webhooks settings in effect for a webhook outside any request (base + scenarios on now). */
   readonly settings: (id: string) => WebhooksSettings
   readonly onError: (error: unknown) => void
+  /** Told when a queue grows or shrinks, or a run is recorded (for watchers such as the dashboard). */
+  readonly onChange?: () => void
 }
 
 export class FlowRunner {
@@ -114,6 +116,7 @@ export class FlowRunner {
       return queued
     }
     queue.calls.push(queued)
+    this.#deps.onChange?.()
     if (flow.active) this.resume(id)
     return queued
   }
@@ -145,12 +148,14 @@ export class FlowRunner {
     const queue = this.#queues.get(id)
     this.#queues.delete(id)
     for (const call of queue?.calls ?? []) call.end({ kind: 'failed' })
+    this.#deps.onChange?.()
   }
 
   /** Empties every queue; runs in progress stop without being recorded. */
   reset(): void {
     this.#generation++
     this.#queues = new Map()
+    this.#deps.onChange?.()
   }
 
   #queue(id: string): Queue {
@@ -177,6 +182,7 @@ export class FlowRunner {
         const head = queue.calls[0]
         if (!head || !this.#active(id)) return
         queue.calls.shift()
+        this.#deps.onChange?.()
         await this.#run(id, head, generation)
       }
     } finally {
@@ -196,6 +202,7 @@ export class FlowRunner {
     const base = { seq: call.seq, webhook: id, bundle: call.bundle, receivedAt: iso(call.receivedAt), startedAt: iso(startedAt) }
     if (flow.outcome === 'hang') {
       executions.record({ ...base, processedAt: null, outcome: 'hang' })
+      this.#deps.onChange?.()
       await clock.waitUntil(startedAt + this.#deps.settings(id).responseTimeoutMs)
       call.end({ kind: 'hung' })
       return
@@ -223,6 +230,7 @@ export class FlowRunner {
       processedAt: ended,
       outcome: flow.outcome,
     })
+    this.#deps.onChange?.()
     if (flow.outcome === 'fail') call.end({ kind: 'failed' })
     else call.end(flow.response ? { kind: 'response', response: flow.response } : { kind: 'no-response' })
   }

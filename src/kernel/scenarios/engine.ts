@@ -307,6 +307,13 @@ export class ScenarioEngine {
     return touching.length === 0 ? base : this.#settingsFor(base, touching)
   }
 
+  /** Names of the scenarios on here that touch a route and target, without counting a request. */
+  touchingAt(routeId: string, targets: RequestTargets): string[] {
+    return this.active()
+      .filter((s) => touches(s, routeId, targets))
+      .map((s) => s.name)
+  }
+
   #consume(scenario: ActiveScenario): void {
     if (!Number.isFinite(scenario.remaining)) return
     scenario.remaining--

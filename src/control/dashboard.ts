@@ -1,0 +1,112 @@
+/**
+ * The dashboard's files, served from the package's `dashboard/` folder: the page at
+ * `/__svc-mock/` and its script, styles and icon under `/__svc-mock/dashboard/`. Not journaled
+ * (opening the page is not a request under test). Each answer carries an ETag and
+ * `Cache-Control: no-cache`, so a browser revalidates (304) instead of showing a stale page after
+ * an upgrade; the page gets a Content-Security-Policy that allows only its own origin.
+ */
+import { createHash } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+import { ControlError } from '../kernel/errors.js'
+import { reply } from '../kernel/http.js'
+import type { RequestContext, RouteDefinition } from '../kernel/route.js'
+import { CONTROL_PREFIX, route } from './routes.js'
+
+export const DASHBOARD_DIR = fileURLToPath(new URL('../../dashboard/', import.meta.url))
+
+const TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  svg: 'image/svg+xml',
+}
+
+/** A file name of the folder: no path, one known extension. */
+const ASSET = /^[a-z0-9][a-z0-9-]*\.(js|css|svg)$/
+
+const PAGE_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ')
+
+interface LoadedFile {
+  readonly bytes: Uint8Array
+  readonly etag: string
+}
+
+// Read once per process: the package's files do not change while it runs.
+const cache = new Map<string, Promise<LoadedFile | undefined>>()
+
+function load(name: string): Promise<LoadedFile | undefined> {
+  let file = cache.get(name)
+  if (!file) {
+    file = readFile(`${DASHBOARD_DIR}${name}`).then(
+      (buffer) => {
+        const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength)
+        return { bytes, etag: `"${createHash('sha1').update(bytes).digest('base64url')}"` }
+      },
+      (error: unknown) => {
+        cache.delete(name)
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+        throw error
+      },
+    )
+    cache.set(name, file)
+  }
+  return file
+}
+
+async function serve(ctx: RequestContext, name: string): Promise<Response> {
+  const extension = name.slice(name.lastIndexOf('.') + 1)
+  const type = TYPES[extension]
+  const file = type === undefined ? undefined : await load(name)
+  if (!file || type === undefined) throw new ControlError(404, `The dashboard has no file "${name}".`, 'file', 'ERR_NOT_FOUND')
+  const headers = new Headers({
+    etag: file.etag,
+    'cache-control': 'no-cache',
+    'x-content-type-options': 'nosniff',
+  })
+  if (extension === 'html') {
+    headers.set('content-security-policy', PAGE_POLICY)
+    headers.set('referrer-policy', 'no-referrer')
+  }
+  if (matchesEtag(ctx.request.headers.get('if-none-match'), file.etag)) return new Response(null, { status: 304, headers })
+  headers.set('content-type', type)
+  return reply(file.bytes, { headers })
+}
+
+function matchesEtag(header: string | null, etag: string): boolean {
+  if (header === null) return false
+  return header.split(',').some((tag) => {
+    const value = tag.trim()
+    return value === '*' || value === etag || value === `W/${etag}`
+  })
+}
+
+export function dashboardRoutes(): RouteDefinition[] {
+  return [
+    route('dashboard.page', 'GET', '/', 'The dashboard: see and steer the running emulator in a browser', (ctx) => serve(ctx, 'index.html'), {
+      unjournaled: true,
+    }),
+    route(
+      'dashboard.redirect',
+      'GET',
+      '',
+      'The dashboard, at its address with the final slash',
+      (ctx) => new Response(null, { status: 308, headers: { location: `${CONTROL_PREFIX}/${ctx.url.search}` } }),
+      { unjournaled: true },
+    ),
+    route('dashboard.asset', 'GET', '/dashboard/:file', "The dashboard's script, styles and icon", (ctx) => {
+      const name = ctx.params.file ?? ''
+      if (!ASSET.test(name)) throw new ControlError(404, `The dashboard has no file "${name}".`, 'file', 'ERR_NOT_FOUND')
+      return serve(ctx, name)
+    }, { unjournaled: true }),
+  ]
+}
