@@ -109,7 +109,7 @@ export class Dispatcher {
       client = await this.#services.clientOf(request, url)
     }
     const decision = definition.control
-      ? { scenarios: [], settings: this.#services.settings(), delayMs: 0, outcome: undefined }
+      ? { scenarios: [], settings: this.#services.settings(), delayMs: 0, outcome: undefined, usedUp: [] }
       : scenarios.decide(definition.id, request.method, { webhook: params.token, client }, perRequest)
 
     // A body without Content-Length is counted while it streams; the resolver reads this copy.
@@ -152,6 +152,7 @@ export class Dispatcher {
         if (!response.headers.has(name)) response.headers.set(name, value)
       })
     }
+    if (decision.usedUp.length > 0) scenarios.announce(decision.usedUp)
     return this.#finish(response, request, url, transport, definition.id, receivedAt, decision.scenarios, ctx, definition)
   }
 

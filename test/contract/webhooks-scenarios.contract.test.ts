@@ -100,6 +100,15 @@ contract(
       expect((await call(h, '/hooks/orders?orderId=2')).status).toBe(200)
     })
 
+    it('times counts up to the last call, which the scenario still answers; then the queue runs', async () => {
+      await on('webhook-queue-full', { webhook: 'orders', times: 3, params: { capacity: 2 } })
+      const statuses: number[] = []
+      for (let i = 1; i <= 4; i++) statuses.push((await call(h, `/hooks/orders?orderId=q-${i}`)).status)
+      expect(statuses).toEqual([200, 200, 400, 200])
+      await h.emu.clock.settle()
+      expect(h.emu.webhooks.executions('orders').map((e) => e.bundle.orderId)).toEqual(['q-1', 'q-2', 'q-4'])
+    })
+
     it('for one request with the x-svc-mock-scenario header', async () => {
       const answer = await call(h, '/hooks/orders?orderId=1', { headers: { 'x-svc-mock-scenario': 'webhook-flow-fails' } })
       expect(answer.status).toBe(500)

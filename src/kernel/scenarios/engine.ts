@@ -73,6 +73,12 @@ export interface ScenarioDecision {
   readonly settings: SettingsTree
   readonly delayMs: number
   readonly outcome: ScenarioOutcome | undefined
+  /**
+   * Run-level scenarios this request used up (`times`): already off for later requests, but
+   * announced to listeners only by `announce()` once this request is answered, so that what a
+   * listener does (a flow taking up its queue) cannot change the answer of the request itself.
+   */
+  readonly usedUp: readonly string[]
 }
 
 export interface RequestTargets {
@@ -258,10 +264,10 @@ export class ScenarioEngine {
   decide(routeId: string, method: string, targets: RequestTargets, perRequest: readonly ActiveScenario[]): ScenarioDecision {
     const base = this.#base()
     const candidates = perRequest.length === 0 ? this.active() : [...this.active(), ...perRequest]
-    if (candidates.length === 0) return { scenarios: [], settings: base, delayMs: 0, outcome: undefined }
+    if (candidates.length === 0) return { scenarios: [], settings: base, delayMs: 0, outcome: undefined, usedUp: [] }
 
     const touching = candidates.filter((s) => touches(s, routeId, targets))
-    if (touching.length === 0) return { scenarios: [], settings: base, delayMs: 0, outcome: undefined }
+    if (touching.length === 0) return { scenarios: [], settings: base, delayMs: 0, outcome: undefined, usedUp: [] }
 
     let delayMs = 0
     let outcome: ScenarioOutcome | undefined
@@ -287,13 +293,19 @@ export class ScenarioEngine {
         }
       }
     }
-    for (const scenario of touching) this.#consume(scenario)
+    const usedUp = touching.filter((scenario) => this.#consume(scenario)).map((s) => s.name)
     return {
       scenarios: touching.map((s) => s.name),
       settings: this.#settingsFor(base, touching),
       delayMs,
       outcome,
+      usedUp,
     }
+  }
+
+  /** Tells listeners about run-level scenarios a request used up, once it is answered. */
+  announce(usedUp: readonly string[]): void {
+    for (const name of usedUp) this.#emit({ name, on: false, level: 'run' })
   }
 
   /**
@@ -314,18 +326,21 @@ export class ScenarioEngine {
       .map((s) => s.name)
   }
 
-  #consume(scenario: ActiveScenario): void {
-    if (!Number.isFinite(scenario.remaining)) return
+  /** Counts a request against `times`; true when that switched a run-level scenario off. */
+  #consume(scenario: ActiveScenario): boolean {
+    if (!Number.isFinite(scenario.remaining)) return false
     scenario.remaining--
-    if (scenario.remaining > 0) return
+    if (scenario.remaining > 0) return false
     if (scenario.level === 'run') {
       const before = this.#run.length
       this.#run = this.#run.filter((s) => s.id !== scenario.id)
-      if (this.#run.length !== before) this.#emit({ name: scenario.name, on: false, level: 'run' })
-    } else if (scenario.level === 'test') {
+      return this.#run.length !== before
+    }
+    if (scenario.level === 'test') {
       const store = this.#als.getStore()
       if (store) store.active = store.active.filter((s) => s.id !== scenario.id)
     }
+    return false
   }
 
   #settingsFor(base: SettingsTree, touching: readonly ActiveScenario[]): SettingsTree {
