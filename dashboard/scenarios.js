@@ -58,7 +58,7 @@ function scenarioRow(scenario, actions, state) {
     else actions.run(toggle, `Scenario ${scenario.name} switched on.`, () => api.scenarioOn(scenario.name, {}))
   })
 
-  const form = optionsForm(scenario, actions, state)
+  const form = optionsForm(scenario, actions)
   const options = h(
     'details',
     { class: 'options' },
@@ -103,9 +103,8 @@ function describeActivation(s) {
 /**
  * @param {ScenarioListing} scenario
  * @param {Actions} actions
- * @param {() => EmulatorState | undefined} state
  */
-function optionsForm(scenario, actions, state) {
+function optionsForm(scenario, actions) {
   const id = `scenario-${scenario.name}`
   /** @type {Array<() => [string, string | number | boolean] | undefined>} */
   const readers = []
