@@ -53,13 +53,6 @@ export function materialize(response: Response): Response {
   return real
 }
 
-/** Reads a response's body as text without consuming a deferred one (journal, logs). */
-export function peekText(response: Response): string | undefined {
-  const body = deferredBodies.get(response)
-  if (body === undefined) return undefined
-  return typeof body === 'string' ? body : new TextDecoder().decode(body)
-}
-
 function withContentType(init: ReplyInit, type: string): ReplyInit {
   const headers = new Headers(init.headers)
   if (!headers.has('content-type')) headers.set('content-type', type)

@@ -148,11 +148,6 @@ export class Journal {
     return newest.map(entryOf)
   }
 
-  /** The newest seq recorded so far (0 before the first request). */
-  lastSeq(): number {
-    return this.#seq
-  }
-
   /**
    * Resolves with the first entry matching `filter`: one already recorded when `filter.since` is
    * given, otherwise the next one to arrive. Resolves undefined after `timeoutMs` of emulator time.

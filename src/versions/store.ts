@@ -94,10 +94,6 @@ export class ElementStore {
     return list[list.length - 1]
   }
 
-  elementCount(): number {
-    return this.#byElement.size
-  }
-
   summaries(filter: { storage?: string; facet?: string } = {}): ElementSummary[] {
     const out: ElementSummary[] = []
     for (const list of this.#byElement.values()) {
