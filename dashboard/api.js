@@ -5,9 +5,9 @@
  */
 
 /**
- * @typedef {import('../src/kernel/scenarios/engine.js').ScenarioActivation} ScenarioActivation
- * @typedef {import('../src/webhooks/model.js').FlowPatch} FlowPatch
- * @typedef {import('../src/emulator.js').RouteInfo} RouteInfo
+ * @typedef {import('../src/index.js').ScenarioActivation} ScenarioActivation
+ * @typedef {import('../src/index.js').FlowPatch} FlowPatch
+ * @typedef {import('../src/index.js').RouteInfo} RouteInfo
  */
 
 /** A control-plane call that did not succeed; the message is the emulator's own. */

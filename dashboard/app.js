@@ -13,8 +13,8 @@ import { scenariosPanel } from './scenarios.js'
 import { webhooksPanel } from './webhooks.js'
 
 /**
- * @typedef {import('../src/state.js').EmulatorState} EmulatorState
- * @typedef {import('../src/kernel/journal.js').JournalEntry} JournalEntry
+ * @typedef {import('../src/index.js').EmulatorState} EmulatorState
+ * @typedef {import('../src/index.js').JournalEntry} JournalEntry
  */
 
 /**

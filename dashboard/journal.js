@@ -8,8 +8,8 @@
 import { fill, formatNumber, formatTime, h, pretty, setText, statusKind } from './dom.js'
 
 /**
- * @typedef {import('../src/kernel/journal.js').JournalEntry} JournalEntry
- * @typedef {import('../src/emulator.js').RouteInfo} RouteInfo
+ * @typedef {import('../src/index.js').JournalEntry} JournalEntry
+ * @typedef {import('../src/index.js').RouteInfo} RouteInfo
  * @typedef {{ entry: JournalEntry, el: HTMLLIElement }} Row
  */
 

@@ -7,11 +7,11 @@ import { api } from './api.js'
 import { fill, formatDateTime, h, keyedList, setText } from './dom.js'
 
 /**
- * @typedef {import('../src/state.js').EmulatorState} EmulatorState
- * @typedef {import('../src/state.js').UserInfo} UserInfo
- * @typedef {import('../src/auth/oauth/clients.js').ClientInfo} ClientInfo
- * @typedef {import('../src/auth/oauth/consents.js').ConsentInfo} ConsentInfo
- * @typedef {import('../src/auth/permissions.js').Permission} Permission
+ * @typedef {import('../src/index.js').EmulatorState} EmulatorState
+ * @typedef {import('../src/index.js').UserInfo} UserInfo
+ * @typedef {import('../src/index.js').ClientInfo} ClientInfo
+ * @typedef {import('../src/index.js').ConsentInfo} ConsentInfo
+ * @typedef {import('../src/index.js').Permission} Permission
  * @typedef {import('./app.js').Actions} Actions
  */
 

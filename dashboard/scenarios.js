@@ -8,9 +8,9 @@ import { api } from './api.js'
 import { fill, h, keyedList, setText, withCode } from './dom.js'
 
 /**
- * @typedef {import('../src/state.js').EmulatorState} EmulatorState
- * @typedef {import('../src/kernel/scenarios/engine.js').ScenarioListing} ScenarioListing
- * @typedef {import('../src/kernel/scenarios/engine.js').ScenarioActivation} ScenarioActivation
+ * @typedef {import('../src/index.js').EmulatorState} EmulatorState
+ * @typedef {import('../src/index.js').ScenarioListing} ScenarioListing
+ * @typedef {import('../src/index.js').ScenarioActivation} ScenarioActivation
  * @typedef {import('./app.js').Actions} Actions
  */
 

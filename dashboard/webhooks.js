@@ -8,9 +8,9 @@ import { api } from './api.js'
 import { fill, formatNumber, formatTime, h, keyedList, pretty, setText } from './dom.js'
 
 /**
- * @typedef {import('../src/state.js').EmulatorState} EmulatorState
- * @typedef {import('../src/state.js').WebhookState} WebhookState
- * @typedef {import('../src/state.js').ExecutionSummary} ExecutionSummary
+ * @typedef {import('../src/index.js').EmulatorState} EmulatorState
+ * @typedef {import('../src/index.js').WebhookState} WebhookState
+ * @typedef {import('../src/index.js').ExecutionSummary} ExecutionSummary
  * @typedef {import('./app.js').Actions} Actions
  */
 

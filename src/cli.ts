@@ -5,15 +5,13 @@
  * bad flag, value, fixture or scenario file (the message names which).
  */
 import { parseArgs } from 'node:util'
+import { DEFAULT_HOST, DEFAULT_PORT } from './adapters/constants.js'
 import type { RunningServer, ServerOptions } from './adapters/server.js'
 import { SvcMockError } from './kernel/errors.js'
 import type { LogFormat } from './kernel/logger.js'
-import { parseActivations } from './kernel/scenarios/syntax.js'
 import { VERSION } from './version.js'
 
 // The emulator and server are imported only when needed, so --help and --version answer at once.
-const DEFAULT_PORT = 4010
-const DEFAULT_HOST = '127.0.0.1'
 
 const HELP = `svc-mock ${VERSION}: a local emulator of the platform's OAuth, REST and inbound-webhook APIs.
 
@@ -178,7 +176,8 @@ function serverOptions(values: ParsedValues, env: CliIo['env']): ServerOptions {
   const fixtures = values.fixtures ?? env.SVC_MOCK_FIXTURES?.split(':').filter((p) => p !== '') ?? []
   const defaultFixtures = values['no-default-fixtures'] ? false : env.SVC_MOCK_DEFAULT_FIXTURES !== 'false'
   const scenarioTexts = values.scenario ?? (env.SVC_MOCK_SCENARIOS ? [env.SVC_MOCK_SCENARIOS] : [])
-  const scenarios = scenarioTexts.flatMap((text) => parseActivations(text, '--scenario').map(({ name, activation }) => ({ name, ...activation })))
+  // Read by the emulator, which knows what a scenario can be aimed at; a bad one exits 2 naming it.
+  const scenarios = scenarioTexts
   const scenarioDirs = values.scenarios ?? env.SVC_MOCK_SCENARIO_DIRS?.split(':').filter((p) => p !== '') ?? []
   const seed = integer('seed', pick(values.seed, env.SVC_MOCK_SEED), 0, Number.MAX_SAFE_INTEGER)
   const clock = oneOf('clock', pick(values.clock, env.SVC_MOCK_CLOCK), ['real', 'manual'] as const)

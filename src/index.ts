@@ -7,7 +7,13 @@
  * The standalone server is `svc-mock/server` (`startServer()`) or the `svc-mock` command.
  */
 import type { RequestHandler } from 'msw'
-import { type Emulator, type EmulatorOptions, buildEmulator } from './emulator.js'
+import type { AuthorizePageError, AuthorizeRedirectError, ApiAccessError, OAuthError, RateLimitError } from './auth/index.js'
+import type { PortInUseError } from './adapters/server.js'
+import type { Emulator, EmulatorOptions } from './emulator-api.js'
+import { buildEmulator } from './emulator.js'
+import type { KernelError } from './kernel/errors.js'
+import type { VersionsError } from './versions/index.js'
+import type { ExecutionTimeoutError, WebhookError } from './webhooks/index.js'
 
 export interface InProcessEmulator extends Emulator {
   /** msw request handlers serving every route of the emulator, for your `setupServer(...)`. */
@@ -23,58 +29,104 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<InP
 }
 
 export type {
-  ApiKeysApi,
   ClockApi,
-  CreatedApiKey,
   CredentialInfo,
-  ElementsApi,
   Emulator,
+  EmulatorEvent,
+  EmulatorEventListener,
   EmulatorOptions,
+  EmulatorScenariosApi as ScenariosApi,
+  EmulatorState,
   EmulatorUrls,
   JournalApi,
   RouteInfo,
-  ScenariosApi,
-  StoragesApi,
-} from './emulator.js'
+  ScenarioActivation,
+  ScenarioTargets,
+} from './emulator-api.js'
 export { DEFAULT_ORIGIN, VERSION } from './emulator.js'
 export type { ClockMode, ClockOptions, ClockState } from './kernel/clock.js'
+export type { SubscribeOptions } from './kernel/events.js'
 export type { JournalEntry, JournalFilter, JournalWaitOptions, Transport } from './kernel/journal.js'
 export type { LogFormat, Logger } from './kernel/logger.js'
-export type { ScenarioActivation, ScenarioListing } from './kernel/scenarios/engine.js'
+export type { ScenarioListing } from './kernel/scenarios/engine.js'
 export type { ScenarioFile, ScenarioRule } from './kernel/scenarios/schema.js'
 export type { FixtureInput, InlineFixtures } from './kernel/fixtures.js'
-export type { ElementSummary } from './versions/store.js'
 export {
   ConfigError,
+  ConflictError,
   ControlError,
   FixtureError,
   HttpError,
+  InvalidInputError,
+  NotFoundError,
+  PayloadTooLargeError,
   ScenarioError,
   SvcMockError,
   UnknownScenarioError,
-  type SvcMockErrorCode,
 } from './kernel/errors.js'
-export { ApiAccessError, type ApiAccessProblem } from './auth/errors.js'
-export { VersionsError, type OperationResultBody } from './versions/errors.js'
 export { PortInUseError } from './adapters/server.js'
-// --- OAuth (issue 3) ---
-export type { CreatedClient, IssueTokenInput, OAuthApi, OAuthClientsApi, OAuthConsentsApi } from './auth/oauth/api.js'
-export type { ClientInfo } from './auth/oauth/clients.js'
-export type { ConsentInfo } from './auth/oauth/consents.js'
-export type { TokenResponse } from './auth/oauth/tokens.js'
-export type { TokenAlgorithm } from './auth/settings.js'
-export { OAuthError, type OAuthErrorCode } from './auth/oauth/errors.js'
-export { RateLimitError } from './auth/errors.js'
-// --- end OAuth ---
-// --- webhooks (issue 4) ---
-export type { WebhooksApi } from './emulator.js'
-export type { WebhookView } from './webhooks/domain.js'
-export { ExecutionTimeoutError, type Execution, type ExecutionPredicate } from './webhooks/executions.js'
-export type { Bundle, DataStructure, Field, FieldType, FileValue, FlowConfig, FlowOutcome, ResponseStep, WebhookOptions } from './webhooks/model.js'
-export { WebhookError, type WebhookProblem } from './webhooks/errors.js'
-// --- end webhooks ---
-// --- dashboard (issue 6) ---
-export type { UsersApi } from './emulator.js'
-export type { EmulatorEvent, EmulatorEventListener, SubscribeOptions } from './events.js'
-export type { EmulatorState, ExecutionSummary, UserInfo, WebhookEffect, WebhookState } from './state.js'
-// --- end dashboard ---
+export {
+  ApiAccessError,
+  AuthorizePageError,
+  AuthorizeRedirectError,
+  OAuthError,
+  RateLimitError,
+  type ApiAccessProblem,
+  type ApiKeysApi,
+  type ClientInfo,
+  type ConsentInfo,
+  type CreatedApiKey,
+  type CreatedClient,
+  type IssueTokenInput,
+  type OAuthApi,
+  type OAuthClientsApi,
+  type OAuthConsentsApi,
+  type OAuthErrorCode,
+  type Permission,
+  type TokenAlgorithm,
+  type TokenResponse,
+  type UserInfo,
+  type UsersApi,
+} from './auth/index.js'
+export { VersionsError, type ElementSummary, type ElementsApi, type OperationResultBody, type StorageFixture, type StoragesApi } from './versions/index.js'
+export {
+  ExecutionTimeoutError,
+  WebhookError,
+  type Bundle,
+  type DataStructure,
+  type Execution,
+  type ExecutionPredicate,
+  type ExecutionSummary,
+  type Field,
+  type FieldType,
+  type FileValue,
+  type FlowConfig,
+  type FlowOutcome,
+  type FlowPatch,
+  type ResponseStep,
+  type WebhookEffect,
+  type WebhookOptions,
+  type WebhookProblem,
+  type WebhookState,
+  type WebhookView,
+  type WebhooksApi,
+} from './webhooks/index.js'
+
+/**
+ * Every error svc-mock throws at a caller: `switch (error.code)` over this union narrows to the
+ * class (use `error instanceof SvcMockError` first).
+ */
+export type AnySvcMockError =
+  | KernelError
+  | PortInUseError
+  | ApiAccessError
+  | RateLimitError
+  | OAuthError
+  | AuthorizeRedirectError
+  | AuthorizePageError
+  | VersionsError
+  | WebhookError
+  | ExecutionTimeoutError
+
+/** The closed union of error codes. */
+export type SvcMockErrorCode = AnySvcMockError['code']

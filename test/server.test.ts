@@ -9,12 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestListener } from '../src/adapters/node-http.js'
 import { startServer, type RunningServer } from '../src/adapters/server.js'
 import { Clock } from '../src/kernel/clock.js'
-import { Dispatcher } from '../src/kernel/dispatch.js'
-import { text } from '../src/kernel/http.js'
 import { Journal } from '../src/kernel/journal.js'
 import { createLogger } from '../src/kernel/logger.js'
+import { Redactor } from '../src/kernel/redact.js'
+import { text } from '../src/kernel/reply.js'
 import { ScenarioCatalogue } from '../src/kernel/scenarios/catalogue.js'
 import { ScenarioEngine } from '../src/kernel/scenarios/engine.js'
+import { Pipeline } from '../src/kernel/serve.js'
 import { APP_KEY, VERSIONS } from './support/harness.js'
 
 describe('a route that throws', () => {
@@ -25,14 +26,17 @@ describe('a route that throws', () => {
   beforeAll(async () => {
     const clock = new Clock({ mode: 'manual' })
     const logger = createLogger('pretty', () => undefined, (line) => logged.push(line))
-    const dispatcher = new Dispatcher(
+    const pipeline = new Pipeline(
       {
         clock,
-        journal: new Journal(clock),
+        journal: new Journal(clock, new Redactor(), 100),
         scenarios: new ScenarioEngine(new ScenarioCatalogue(() => undefined), () => ({})),
         logger,
         settings: () => ({}),
-        originOf: () => url,
+        get origins() {
+          return { base: url }
+        },
+        targets: [],
       },
       [
         { id: 'test.boom', method: 'GET', path: '/boom', origin: 'base', summary: 'throws', resolve: () => { throw new TypeError('cannot read x of undefined') } },
@@ -41,7 +45,7 @@ describe('a route that throws', () => {
     )
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-    server.on('request', requestListener({ dispatcher, logger }, url))
+    server.on('request', requestListener({ serve: (request, transport) => pipeline.serve(request, transport), logger }, url))
   })
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 

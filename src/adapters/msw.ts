@@ -1,51 +1,22 @@
 /**
- * The in-process transport: msw request handlers derived from the route registry, one per route
- * on its origin, plus a catch-all per origin that answers unknown paths as the server does (404
- * with the closest route, 405 with Allow). Each handler only translates: the shared dispatcher
- * answers.
+ * The in-process transport: one msw handler per origin the emulator serves, each translating the
+ * intercepted Request for `serve()` and its Reply back into what msw hands the caller (a network
+ * error for a network fault). Routing, unknown paths (404 with the closest route) and wrong methods
+ * (405 with Allow) are the pipeline's, as on the socket.
  */
 import { http, HttpResponse, type RequestHandler } from 'msw'
 import { setupServer } from 'msw/node'
-import type { EmulatorCore } from '../emulator.js'
-import { faultOf, materialize } from '../kernel/http.js'
+import type { EmulatorCore } from '../emulator-api.js'
+import { isNetworkFault, toFetchResponse } from '../kernel/reply.js'
+import { incomingOf } from '../kernel/request.js'
 
-const METHODS = {
-  GET: http.get,
-  HEAD: http.head,
-  POST: http.post,
-  PUT: http.put,
-  PATCH: http.patch,
-  DELETE: http.delete,
-  OPTIONS: http.options,
-  '*': http.all,
-} as const
-
-/** Turns a dispatcher answer into what msw hands to the caller (HEAD answers carry no body). */
-export function toMswResponse(response: Response, method: string): Response {
-  const fault = faultOf(response)
-  if (fault === 'network-error' || fault === 'empty-reply') return HttpResponse.error()
-  if (method === 'HEAD') return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers })
-  return materialize(response)
-}
-
-export function mswHandlers(emu: EmulatorCore): RequestHandler[] {
-  const handlers: RequestHandler[] = []
-  for (const route of emu.dispatcher.routes) {
-    const { definition, pattern } = route
-    const origin = emu.originOf(definition.origin)
-    handlers.push(
-      METHODS[definition.method](`${origin}${definition.path}`, async ({ request }) => {
-        const url = new URL(request.url)
-        const params = pattern.match(url.pathname)
-        if (!params) return undefined
-        return toMswResponse(await emu.dispatcher.dispatch(route, params, request, url, 'in-process'), request.method)
-      }),
-    )
-  }
-  for (const origin of new Set(Object.values(emu.urls))) {
-    handlers.push(http.all(`${origin}/*`, async ({ request }) => toMswResponse(await emu.handleWith(request, 'in-process'), request.method)))
-  }
-  return handlers
+export function mswHandlers(emu: Pick<EmulatorCore, 'serve' | 'origins'>): RequestHandler[] {
+  return emu.origins().map((origin) =>
+    http.all(`${origin}/*`, async ({ request }) => {
+      const reply = await emu.serve(incomingOf(request), 'in-process')
+      return isNetworkFault(reply) ? HttpResponse.error() : toFetchResponse(reply, request.method)
+    }),
+  )
 }
 
 export type EmulatorMswServer = ReturnType<typeof setupServer>

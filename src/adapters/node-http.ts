@@ -1,21 +1,20 @@
 /**
- * The socket transport: a node:http request listener that turns IncomingMessage into a Fetch
- * Request (body streamed, only when there is one), routes with the route table (never msw's
- * matching), lets the shared dispatcher answer, and writes the Response back. A network-error
- * fault destroys the socket; a body kept aside by the reply helpers is written as bytes.
+ * The socket transport: a node:http request listener that translates IncomingMessage for
+ * `serve()` (a small body announced by Content-Length is read up front; anything else streams from
+ * the socket as the route reads it) and writes the Reply back: bytes straight to the socket, a
+ * stream as it comes, a network fault as a destroyed socket, `cut-body` as half a body.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { Readable } from 'node:stream'
-import type { EmulatorCore } from '../emulator.js'
-import { cutBodyOf, deferredBody, faultOf } from '../kernel/http.js'
-import { PrereadRequest } from './preread-request.js'
+import type { EmulatorCore } from '../emulator-api.js'
+import type { Reply } from '../kernel/reply.js'
+import { type IncomingRequest, RequestBody } from '../kernel/request.js'
+import { SMALL_BODY_BYTES } from './constants.js'
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void
 
-export function requestListener(emu: Pick<EmulatorCore, 'dispatcher' | 'logger'>, origin: string): RequestListener {
-  const dispatcher = emu.dispatcher
+export function requestListener(emu: Pick<EmulatorCore, 'serve' | 'logger'>, origin: string): RequestListener {
   return (req, res) => {
-    handle(dispatcher, origin, req, res).catch((error: unknown) => {
+    handle(emu, origin, req, res).catch((error: unknown) => {
       emu.logger.error('the server failed to answer a request', error)
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })
@@ -27,7 +26,7 @@ export function requestListener(emu: Pick<EmulatorCore, 'dispatcher' | 'logger'>
   }
 }
 
-async function handle(dispatcher: EmulatorCore['dispatcher'], origin: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(emu: Pick<EmulatorCore, 'serve'>, origin: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const method = req.method ?? 'GET'
   const target = req.url ?? '/'
   let url: URL
@@ -46,37 +45,28 @@ async function handle(dispatcher: EmulatorCore['dispatcher'], origin: string, re
     if (!aborter) {
       const controller = new AbortController()
       aborter = controller
-      if (res.closed && !res.writableFinished) controller.abort(new Error('client closed the connection'))
+      if (res.closed && !res.writableFinished) controller.abort(new Error('the client closed the connection'))
       else {
         res.once('close', () => {
-          if (!res.writableFinished) controller.abort(new Error('client closed the connection'))
+          if (!res.writableFinished) controller.abort(new Error('the client closed the connection'))
         })
       }
     }
     return aborter.signal
   }
-  const hasBody = method !== 'GET' && method !== 'HEAD' && (req.headers['content-length'] !== undefined ? req.headers['content-length'] !== '0' : req.headers['transfer-encoding'] !== undefined)
-  // A small body announced by Content-Length is read first and kept as bytes (PrereadRequest):
-  // a web-stream body costs more than the rest of such a request. Anything larger, or of unknown
-  // length, streams (the dispatcher enforces route limits on it).
-  const length = Number(req.headers['content-length'])
-  const init: RequestInit = { method, headers }
-  const request = !hasBody
-    ? new Request(url, init)
-    : length <= SMALL_BODY
-      ? new PrereadRequest(url, init, await readSmall(req))
-      : new Request(url, { ...init, body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } as RequestInit)
-
-  const match = dispatcher.table.match(method, url.pathname)
-  const response =
-    match.kind === 'match'
-      ? await dispatcher.dispatch(match.route, match.params, request, url, 'server', signal)
-      : dispatcher.unmatched(request, url, 'server', match.kind === 'method-not-allowed' ? match.allowed : undefined)
-  await write(req, res, response, method === 'HEAD')
+  const request: IncomingRequest = { method, url, headers, body: await bodyOf(req, method), signal }
+  write(req, res, await emu.serve(request, 'server'), method === 'HEAD')
 }
 
-/** Bodies up to this many bytes (by Content-Length) are read before dispatch. */
-const SMALL_BODY = 64 * 1024
+/** The body: read up front when small and announced, streamed from the socket otherwise, null when there is none. */
+async function bodyOf(req: IncomingMessage, method: string): Promise<RequestBody | null> {
+  const declared = req.headers['content-length']
+  const chunked = req.headers['transfer-encoding'] !== undefined
+  if (method === 'GET' || method === 'HEAD' || (declared === undefined ? !chunked : declared === '0')) return null
+  const length = Number(declared)
+  if (Number.isFinite(length) && length <= SMALL_BODY_BYTES) return new RequestBody(await readSmall(req), length)
+  return new RequestBody(req, Number.isFinite(length) ? length : undefined)
+}
 
 function readSmall(req: IncomingMessage): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
@@ -85,7 +75,7 @@ function readSmall(req: IncomingMessage): Promise<Uint8Array> {
     req.once('end', () => resolve(chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks)))
     req.once('error', reject)
     req.once('close', () => {
-      if (!req.complete) reject(new Error('client closed the connection before sending the body'))
+      if (!req.complete) reject(new Error('the client closed the connection before sending the body'))
     })
   })
 }
@@ -96,42 +86,46 @@ function toHeaders(raw: readonly string[]): Headers {
   return headers
 }
 
-function nodeHeaders(response: Response): Record<string, string | string[]> {
+function nodeHeaders(headers: Headers): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {}
-  response.headers.forEach((value, name) => {
+  headers.forEach((value, name) => {
     if (name !== 'set-cookie') out[name] = value
   })
-  const cookies = response.headers.getSetCookie()
+  const cookies = headers.getSetCookie()
   if (cookies.length > 0) out['set-cookie'] = cookies
   return out
 }
 
-async function write(req: IncomingMessage, res: ServerResponse, response: Response, head: boolean): Promise<void> {
-  const fault = faultOf(response)
-  if (fault === 'network-error' || fault === 'empty-reply') {
+function write(req: IncomingMessage, res: ServerResponse, reply: Reply, head: boolean): void {
+  if (reply.fault === 'network-error' || reply.fault === 'empty-reply') {
     req.socket.destroy()
     return
   }
-  if (fault === 'cut-body') {
-    res.writeHead(response.status, nodeHeaders(response))
-    res.write(cutBodyOf(response) ?? new Uint8Array())
+  const headers = nodeHeaders(reply.headers)
+  const body = reply.body
+  if (reply.fault === 'cut-body') {
+    res.writeHead(reply.status, headers)
+    if (body !== null && !(body instanceof ReadableStream)) res.write(body)
     setImmediate(() => req.socket.destroy())
     return
   }
-  const headers = nodeHeaders(response)
-  const deferred = deferredBody(response)
-  if (deferred !== undefined) {
-    headers['content-length'] = String(typeof deferred === 'string' ? Buffer.byteLength(deferred) : deferred.byteLength)
-    res.writeHead(response.status, response.statusText || undefined, headers)
-    res.end(head ? undefined : deferred)
+  if (body === null || typeof body === 'string' || body instanceof Uint8Array) {
+    if (body !== null) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength)
+    res.writeHead(reply.status, headers)
+    res.end(head || body === null ? undefined : body)
     return
   }
-  res.writeHead(response.status, response.statusText || undefined, headers)
-  if (!response.body || head) {
+  res.writeHead(reply.status, headers)
+  if (head) {
+    body.cancel().catch(() => undefined)
     res.end()
     return
   }
-  const reader = response.body.getReader()
+  void pipe(body, res)
+}
+
+async function pipe(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
+  const reader = body.getReader()
   try {
     for (;;) {
       const { done, value } = await reader.read()
@@ -148,7 +142,7 @@ async function write(req: IncomingMessage, res: ServerResponse, response: Respon
 
 /** Resolves when the socket takes more, or when the client has gone (a long stream must not wait forever). */
 function drained(res: ServerResponse): Promise<void> {
-  if (res.destroyed) return Promise.reject(new Error('client closed the connection'))
+  if (res.destroyed) return Promise.reject(new Error('the client closed the connection'))
   return new Promise<void>((resolve, reject) => {
     const onDrain = (): void => {
       res.off('close', onClose)
@@ -156,7 +150,7 @@ function drained(res: ServerResponse): Promise<void> {
     }
     const onClose = (): void => {
       res.off('drain', onDrain)
-      reject(new Error('client closed the connection'))
+      reject(new Error('the client closed the connection'))
     }
     res.once('drain', onDrain)
     res.once('close', onClose)

@@ -5,12 +5,13 @@
  */
 import { type Server, createServer } from 'node:http'
 import type { Socket } from 'node:net'
-import { type Emulator, type EmulatorCore, type EmulatorOptions, buildEmulator } from '../emulator.js'
-import { SvcMockError } from '../kernel/errors.js'
+import type { Emulator, EmulatorCore, EmulatorOptions } from '../emulator-api.js'
+import { buildEmulator } from '../emulator.js'
+import { ConfigError, SvcMockError } from '../kernel/errors.js'
+import { DEFAULT_HOST, DEFAULT_PORT } from './constants.js'
 import { type RequestListener, requestListener } from './node-http.js'
 
-export const DEFAULT_PORT = 4010
-export const DEFAULT_HOST = '127.0.0.1'
+export { DEFAULT_HOST, DEFAULT_PORT }
 
 export interface ServerOptions extends Omit<EmulatorOptions, 'origin' | 'authUrl' | 'baseUrl' | 'webhookUrl'> {
   /** Port to listen on; 0 picks a free one. Default 4010. */
@@ -34,11 +35,12 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
-export class PortInUseError extends SvcMockError {
+export class PortInUseError extends SvcMockError<'ERR_PORT_IN_USE'> {
+  readonly code = 'ERR_PORT_IN_USE'
   readonly port: number
   readonly host: string
   constructor(host: string, port: number) {
-    super('ERR_PORT_IN_USE', `Port ${port} on ${host} is already in use. Stop what uses it, or choose another port with --port (0 picks a free one).`)
+    super(`Port ${port} on ${host} is already in use. Stop what uses it, or choose another port with --port (0 picks a free one).`)
     this.port = port
     this.host = host
   }
@@ -47,7 +49,7 @@ export class PortInUseError extends SvcMockError {
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const port = options.port ?? DEFAULT_PORT
   const host = options.host ?? DEFAULT_HOST
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new SvcMockError('ERR_CONFIG', `Invalid option port: must be 0-65535, got ${String(port)}`)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError('port', `must be 0-65535, got ${String(port)}`)
 
   let listener: RequestListener | undefined
   const pending: Array<() => void> = []

@@ -9,7 +9,7 @@
  */
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
-import type { EmulatorOptions } from '../emulator.js'
+import type { EmulatorOptions } from '../emulator-api.js'
 import { createEmulator, type InProcessEmulator } from '../index.js'
 import type { JournalEntry } from '../kernel/journal.js'
 

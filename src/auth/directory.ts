@@ -4,7 +4,7 @@
  * @msw/data collections with a Map index on the key, since every API call looks one up.
  */
 import { z } from 'zod'
-import { ControlError, FixtureError } from '../kernel/errors.js'
+import { ConflictError, FixtureError, InvalidInputError } from '../kernel/errors.js'
 import type { FixtureSection, Sourced } from '../kernel/fixtures.js'
 import { parseBody } from '../kernel/validation.js'
 import { IndexedCollection } from '../kernel/store.js'
@@ -78,10 +78,10 @@ export class Directory {
     const body = parseBody(CreateApiKeyBody, input, 'API key')
     const { kind, userId, permissions, id } = body
     if (kind === 'user' && (userId === undefined || !this.user(userId))) {
-      throw new ControlError(400, `Invalid API key: userId must name a known user (${this.users.all().map((u) => u.id).join(', ')})`, 'userId')
+      throw new InvalidInputError(`Invalid API key: userId must name a known user (${this.users.all().map((u) => u.id).join(', ')})`, 'userId')
     }
     const key = body.key ?? `svcmock-${kind}-key-${generate()}`
-    if (this.apiKey(key)) throw new ControlError(409, 'An API key with this value exists already.', 'key', 'ERR_CONFLICT')
+    if (this.apiKey(key)) throw new ConflictError('An API key with this value exists already.', 'key')
     return await this.apiKeys.insert({
       id: id ?? `${kind}-key-${this.apiKeys.size() + 1}`,
       kind,

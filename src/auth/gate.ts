@@ -7,7 +7,7 @@
  */
 import type { RequestContext } from '../kernel/route.js'
 import type { Directory } from './directory.js'
-import { ApiAccessError, MALFORMED_HEADER_TEXT } from './errors.js'
+import { ApiAccessError, MALFORMED_HEADER_TEXT } from './wire.js'
 import { type Permission, describePermission, hasPermission } from './permissions.js'
 import { RateLimiter } from './rate-limit.js'
 import { authSettings } from './settings.js'
@@ -79,7 +79,7 @@ export class AccessGate {
   }
 
   async authenticate(ctx: RequestContext): Promise<Identity> {
-    const header = ctx.request.headers.get('authorization')
+    const header = ctx.headers.get('authorization')
     if (header === null || header.trim() === '') {
       throw new ApiAccessError('missing-credential', 'No credential: send "Authorization: Bearer <token>" or "Authorization: AppKey <key>".')
     }

@@ -5,7 +5,7 @@
  * 429 with `x-ratelimit-reset` (seconds until the window ends) and the platform's body.
  */
 import type { RequestContext } from '../kernel/route.js'
-import { RateLimitError } from './errors.js'
+import { RateLimitError, rateLimitHeaders } from './wire.js'
 import type { RateLimitSetting } from './settings.js'
 
 interface Window {
@@ -28,10 +28,7 @@ export class RateLimiter {
       this.#windows.set(identity, window)
     }
     const resetSeconds = Math.max(1, Math.ceil((window.start + windowMs - now) / 1000))
-    ctx.responseHeaders.set('x-ratelimit-limit', String(setting.limit))
     if (window.count >= setting.limit) {
-      ctx.responseHeaders.set('x-ratelimit-remaining', '0')
-      ctx.responseHeaders.set('x-ratelimit-reset', String(resetSeconds))
       throw new RateLimitError(
         `Rate limit exceeded: ${setting.limit} calls per ${setting.windowSeconds} s. Retry in ${resetSeconds} s.`,
         setting.limit,
@@ -39,7 +36,7 @@ export class RateLimiter {
       )
     }
     window.count++
-    ctx.responseHeaders.set('x-ratelimit-remaining', String(setting.limit - window.count))
+    for (const [name, value] of Object.entries(rateLimitHeaders(setting.limit, setting.limit - window.count))) ctx.responseHeaders.set(name, value)
   }
 
   reset(): void {

@@ -6,6 +6,7 @@
 import { z } from 'zod'
 import type { RequestContext } from '../kernel/route.js'
 import { readSection } from '../kernel/settings.js'
+import { DEFAULT_TOKEN_LIFETIME_S } from './constants.js'
 
 export const TOKEN_ALGORITHMS = ['RS256', 'ES256', 'ES384', 'EdDSA'] as const
 export type TokenAlgorithm = (typeof TOKEN_ALGORITHMS)[number]
@@ -22,7 +23,7 @@ export const AuthSettings = z.object({
   /** `rejected` makes every static-key call fail with 401, as once static keys are discontinued. */
   staticKeys: z.enum(['allowed', 'rejected']).default('allowed'),
   /** `expires_in` of access tokens, in seconds (the platform's documented example: 899). */
-  tokenLifetime: z.number().int().min(1).default(899),
+  tokenLifetime: z.number().int().min(1).default(DEFAULT_TOKEN_LIFETIME_S),
   /** Algorithm that signs new access tokens. */
   tokenAlgorithm: z.enum(TOKEN_ALGORITHMS).default('RS256'),
   /** `auto` consents at once as the login_hint user; `page` shows the consent page; `deny` answers as if the user clicked Deny. */

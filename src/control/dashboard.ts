@@ -8,10 +8,10 @@
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
-import { ControlError } from '../kernel/errors.js'
-import { reply } from '../kernel/http.js'
+import { NotFoundError } from '../kernel/errors.js'
+import { empty, type Reply, reply } from '../kernel/reply.js'
 import type { RequestContext, RouteDefinition } from '../kernel/route.js'
-import { CONTROL_PREFIX, route } from './routes.js'
+import { CONTROL_PREFIX, controlRoute as route } from './route.js'
 
 export const DASHBOARD_DIR = fileURLToPath(new URL('../../dashboard/', import.meta.url))
 
@@ -63,11 +63,11 @@ function load(name: string): Promise<LoadedFile | undefined> {
   return file
 }
 
-async function serve(ctx: RequestContext, name: string): Promise<Response> {
+async function serve(ctx: RequestContext, name: string): Promise<Reply> {
   const extension = name.slice(name.lastIndexOf('.') + 1)
   const type = TYPES[extension]
   const file = type === undefined ? undefined : await load(name)
-  if (!file || type === undefined) throw new ControlError(404, `The dashboard has no file "${name}".`, 'file', 'ERR_NOT_FOUND')
+  if (!file || type === undefined) throw new NotFoundError(`The dashboard has no file "${name}".`, 'file')
   const headers = new Headers({
     etag: file.etag,
     'cache-control': 'no-cache',
@@ -77,7 +77,7 @@ async function serve(ctx: RequestContext, name: string): Promise<Response> {
     headers.set('content-security-policy', PAGE_POLICY)
     headers.set('referrer-policy', 'no-referrer')
   }
-  if (matchesEtag(ctx.request.headers.get('if-none-match'), file.etag)) return new Response(null, { status: 304, headers })
+  if (matchesEtag(ctx.headers.get('if-none-match'), file.etag)) return empty(304, headers)
   headers.set('content-type', type)
   return reply(file.bytes, { headers })
 }
@@ -100,12 +100,12 @@ export function dashboardRoutes(): RouteDefinition[] {
       'GET',
       '',
       'The dashboard, at its address with the final slash',
-      (ctx) => new Response(null, { status: 308, headers: { location: `${CONTROL_PREFIX}/${ctx.url.search}` } }),
+      (ctx) => empty(308, { location: `${CONTROL_PREFIX}/${ctx.url.search}` }),
       { unjournaled: true },
     ),
     route('dashboard.asset', 'GET', '/dashboard/:file', "The dashboard's script, styles and icon", (ctx) => {
       const name = ctx.params.file ?? ''
-      if (!ASSET.test(name)) throw new ControlError(404, `The dashboard has no file "${name}".`, 'file', 'ERR_NOT_FOUND')
+      if (!ASSET.test(name)) throw new NotFoundError(`The dashboard has no file "${name}".`, 'file')
       return serve(ctx, name)
     }, { unjournaled: true }),
   ]

@@ -6,12 +6,11 @@
  * watching the emulator must not fill the journal it shows. Both are thin translations of
  * `emu.state()` and `emu.subscribe()`.
  */
-import type { Emulator } from '../emulator.js'
-import type { EmulatorEvent } from '../events.js'
-import { json } from '../kernel/http.js'
+import type { Emulator, EmulatorEvent } from '../emulator-api.js'
+import { json, type Reply, reply } from '../kernel/reply.js'
 import type { RequestContext, RouteDefinition } from '../kernel/route.js'
 import { optionalInt } from './body.js'
-import { route } from './routes.js'
+import { controlRoute as route } from './route.js'
 
 /** A client that stops reading is let go once this many events wait for it (it reconnects afresh). */
 const MAX_QUEUED_EVENTS = 1000
@@ -48,10 +47,10 @@ const HEADERS = {
   'x-accel-buffering': 'no',
 }
 
-function eventStream(emu: Emulator, ctx: RequestContext): Response {
+function eventStream(emu: Emulator, ctx: RequestContext): Reply {
   const backlog = optionalInt(ctx.url, 'journal')
   // A HEAD request gets the head only: nothing would ever read (and so end) a stream.
-  if (ctx.request.method === 'HEAD') return new Response(null, { headers: HEADERS })
+  if (ctx.method === 'HEAD') return reply(null, { headers: HEADERS })
   const encoder = new TextEncoder()
   let stop: (() => void) | undefined
   let keepAlive: NodeJS.Timeout | undefined
@@ -98,7 +97,7 @@ function eventStream(emu: Emulator, ctx: RequestContext): Response {
       finish()
     },
   })
-  return new Response(body, { headers: HEADERS })
+  return reply(body, { headers: HEADERS })
 }
 
 function dataOf(event: Exclude<EmulatorEvent, { type: 'closed' }>): unknown {

@@ -1,33 +1,32 @@
 /**
- * The control plane's webhook operations, under `/__svc-mock/webhooks`: create, list, read (with
- * the queue's length and capacity and the flow), delete, change a flow (activating it runs the
- * queued calls in order) and read the executions, with file bytes as base64. Each calls the
- * in-process `emu.webhooks` method of the same name.
+ * The control plane's webhook operations, under `/__svc-mock/webhooks`, thin translations of
+ * `emu.webhooks`: create, list, read (with the queue's length and capacity and the flow), delete,
+ * change a flow (activating it runs the queued calls in order) and read the executions, with file
+ * bytes as base64.
  */
-import type { Emulator } from '../emulator.js'
-import { ControlError } from '../kernel/errors.js'
-import { json } from '../kernel/http.js'
+import type { Emulator } from '../emulator-api.js'
+import { NotFoundError } from '../kernel/errors.js'
+import { json } from '../kernel/reply.js'
 import type { RouteDefinition } from '../kernel/route.js'
-import { bundleToJson } from '../webhooks/bundle.js'
-import { readJson } from './body.js'
-import { noContent, route } from './routes.js'
+import { jsonWithBytes, readJson } from './body.js'
+import { noContent, controlRoute as route } from './route.js'
 
-export function webhookControlRoutes(emu: Emulator): RouteDefinition[] {
+export function webhooksRoutes(emu: Emulator): RouteDefinition[] {
   return [
     route('webhooks.list', 'GET', '/webhooks', 'Webhooks with their flows and queues', () => json(emu.webhooks.list())),
     route('webhooks.create', 'POST', '/webhooks', 'Create a webhook: {name, dataStructure, learning, secured, options, flow}', async (ctx) =>
-      json(await emu.webhooks.create(await readJson(ctx.request)), { status: 201 }),
+      json(await emu.webhooks.create(await readJson(ctx)), { status: 201 }),
     ),
     route('webhooks.get', 'GET', '/webhooks/:id', 'A webhook, its flow and its queue {length, capacity}', (ctx) => json(emu.webhooks.get(ctx.params.id ?? ''))),
     route('webhooks.delete', 'DELETE', '/webhooks/:id', 'Delete a webhook (its address then answers 410)', (ctx) => {
-      if (!emu.webhooks.delete(ctx.params.id ?? '')) throw new ControlError(404, `No webhook "${ctx.params.id ?? ''}".`, 'id', 'ERR_NOT_FOUND')
+      if (!emu.webhooks.delete(ctx.params.id ?? '')) throw new NotFoundError(`No webhook "${ctx.params.id ?? ''}".`, 'id')
       return noContent()
     }),
     route('webhooks.updateFlow', 'PUT', '/webhooks/:id/flow', 'Change a flow: {active, queueCapacity, response, outcome, processingMs}', async (ctx) =>
-      json(await emu.webhooks.updateFlow(ctx.params.id ?? '', await readJson(ctx.request))),
+      json(await emu.webhooks.updateFlow(ctx.params.id ?? '', await readJson(ctx))),
     ),
     route('webhooks.executions', 'GET', '/webhooks/:id/executions', 'The flow runs, in order: bundle, receivedAt, processedAt, outcome', (ctx) =>
-      json(bundleToJson(emu.webhooks.executions(ctx.params.id ?? ''))),
+      jsonWithBytes(emu.webhooks.executions(ctx.params.id ?? '')),
     ),
   ]
 }

@@ -1,96 +1,130 @@
 /**
- * The error base class. Every error svc-mock throws at a caller has a `code` from one string union,
- * so `switch (err.code)` narrows; errors that become HTTP answers carry their own wire format
- * (`toResponse()`), rendered by the domain that owns the route.
+ * The error base classes, after jose's: every error svc-mock throws at a caller is a subclass of
+ * `SvcMockError` with a literal `code`, one class per code, so `switch (err.code)` over the union
+ * of the classes narrows (`src/index.ts` exports that union; each domain adds its own classes).
+ * Errors that become HTTP answers extend `HttpError` and render their wire format (`toReply()`).
  */
+import { json, type Reply, text, toFetchResponse } from './reply.js'
 
-export type SvcMockErrorCode =
-  | 'ERR_CONFIG'
-  | 'ERR_FIXTURE'
-  | 'ERR_SCENARIO'
-  | 'ERR_UNKNOWN_SCENARIO'
-  | 'ERR_CONTROL_BODY'
-  | 'ERR_NOT_FOUND'
-  | 'ERR_CONFLICT'
-  | 'ERR_PAYLOAD_TOO_LARGE'
-  | 'ERR_API_ACCESS'
-  | 'ERR_VERSIONS'
-  | 'ERR_PORT_IN_USE'
-  | (string & {})
-
-export class SvcMockError extends Error {
-  readonly code: SvcMockErrorCode
-  constructor(code: SvcMockErrorCode, message: string, options?: { cause?: unknown }) {
+export abstract class SvcMockError<Code extends string = string> extends Error {
+  abstract readonly code: Code
+  constructor(message: string, options?: { cause?: unknown }) {
     super(message, options)
     this.name = new.target.name
-    this.code = code
   }
 }
 
 /** An option, flag or environment variable with a value svc-mock cannot use. */
-export class ConfigError extends SvcMockError {
+export class ConfigError extends SvcMockError<'ERR_CONFIG'> {
+  readonly code = 'ERR_CONFIG'
   readonly option: string
   constructor(option: string, problem: string) {
-    super('ERR_CONFIG', `Invalid option ${option}: ${problem}`)
+    super(`Invalid option ${option}: ${problem}`)
     this.option = option
   }
 }
 
-/** A fixture file that does not match its schema: names the file, the path inside it and the rule. */
-export class FixtureError extends SvcMockError {
+/** A document that does not match its schema: names the file, the path inside it and the rule. */
+abstract class DocumentError<Code extends string> extends SvcMockError<Code> {
   readonly file: string
   readonly path: string
   readonly rule: string
-  constructor(file: string, path: string, rule: string) {
-    super('ERR_FIXTURE', `Invalid fixture ${file}${path ? ` at ${path}` : ''}: ${rule}`)
+  constructor(what: string, file: string, path: string, rule: string) {
+    super(`Invalid ${what} ${file}${path ? ` at ${path}` : ''}: ${rule}`)
     this.file = file
     this.path = path
     this.rule = rule
+  }
+}
+
+/** A fixture file that does not match its schema. */
+export class FixtureError extends DocumentError<'ERR_FIXTURE'> {
+  readonly code = 'ERR_FIXTURE'
+  constructor(file: string, path: string, rule: string) {
+    super('fixture', file, path, rule)
   }
 }
 
 /** A scenario file that does not match the scenario format, or a bad activation of one. */
-export class ScenarioError extends SvcMockError {
-  readonly file: string
-  readonly path: string
-  readonly rule: string
+export class ScenarioError extends DocumentError<'ERR_SCENARIO'> {
+  readonly code = 'ERR_SCENARIO'
   constructor(file: string, path: string, rule: string) {
-    super('ERR_SCENARIO', `Invalid scenario ${file}${path ? ` at ${path}` : ''}: ${rule}`)
-    this.file = file
-    this.path = path
-    this.rule = rule
+    super('scenario', file, path, rule)
   }
 }
 
-export class UnknownScenarioError extends SvcMockError {
+export class UnknownScenarioError extends SvcMockError<'ERR_UNKNOWN_SCENARIO'> {
+  readonly code = 'ERR_UNKNOWN_SCENARIO'
   readonly scenario: string
   readonly known: readonly string[]
   constructor(scenario: string, known: readonly string[]) {
-    super('ERR_UNKNOWN_SCENARIO', `Unknown scenario "${scenario}". Known scenarios: ${known.join(', ')}.`)
+    super(`Unknown scenario "${scenario}". Known scenarios: ${known.join(', ')}.`)
     this.scenario = scenario
     this.known = known
   }
 }
 
 /** An error that is answered over HTTP: it knows its status and renders its own body. */
-export abstract class HttpError extends SvcMockError {
+export abstract class HttpError<Code extends string = string> extends SvcMockError<Code> {
   abstract readonly status: number
-  abstract toResponse(): Response
+  abstract toReply(): Reply
+  /** The answer as a Fetch Response. */
+  toResponse(): Response {
+    return toFetchResponse(this.toReply(), 'GET')
+  }
 }
 
-/** A control-plane request body or parameter that is not valid; names the field. */
-export class ControlError extends HttpError {
-  readonly status: number
-  readonly field: string | undefined
-  constructor(status: number, message: string, field?: string, code: SvcMockErrorCode = 'ERR_CONTROL_BODY') {
-    super(code, message)
-    this.status = status
-    this.field = field
+/** A request body larger than its route takes: refused before or while it is read. */
+export class PayloadTooLargeError extends HttpError<'ERR_PAYLOAD_TOO_LARGE'> {
+  readonly code = 'ERR_PAYLOAD_TOO_LARGE'
+  readonly status = 413
+  readonly limit: number
+  constructor(limit: number) {
+    super(`The request body is larger than ${limit} bytes.`)
+    this.limit = limit
   }
-  toResponse(): Response {
-    return Response.json(
-      { error: this.message, ...(this.field === undefined ? {} : { field: this.field }) },
-      { status: this.status },
-    )
+  toReply(): Reply {
+    return text('Payload Too Large', { status: 413 })
   }
 }
+
+/** A control-plane request the emulator refuses: `{"error": "…", "field": "…"}` with the status. */
+export abstract class ControlError<Code extends string = string> extends HttpError<Code> {
+  readonly field: string | undefined
+  constructor(message: string, field?: string) {
+    super(message)
+    this.field = field
+  }
+  toReply(): Reply {
+    return json({ error: this.message, ...(this.field === undefined ? {} : { field: this.field }) }, { status: this.status })
+  }
+}
+
+/** 400: a control-plane body or parameter that is not valid; names the field. */
+export class InvalidInputError extends ControlError<'ERR_CONTROL_BODY'> {
+  readonly code = 'ERR_CONTROL_BODY'
+  readonly status = 400
+}
+
+/** 404: the control plane has no such thing (webhook, client, user, element, …). */
+export class NotFoundError extends ControlError<'ERR_NOT_FOUND'> {
+  readonly code = 'ERR_NOT_FOUND'
+  readonly status = 404
+}
+
+/** 409: the thing exists already, or the change would leave it broken. */
+export class ConflictError extends ControlError<'ERR_CONFLICT'> {
+  readonly code = 'ERR_CONFLICT'
+  readonly status = 409
+}
+
+/** The kernel's error classes (each domain's index exports its own). */
+export type KernelError =
+  | ConfigError
+  | FixtureError
+  | ScenarioError
+  | UnknownScenarioError
+  | PayloadTooLargeError
+  | InvalidInputError
+  | NotFoundError
+  | ConflictError

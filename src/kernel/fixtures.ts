@@ -31,7 +31,7 @@ export interface FixtureSection<T> {
   /** One record, or (for `merge: 'replace'`) the whole section value. */
   readonly schema: z.ZodType<T>
   /** How records are merged: by a key (later wins), or the later section value replaces. */
-  readonly key?: (record: T) => string
+  key?(record: T): string
 }
 
 /** Expands fixture paths: folders become their `*.json` files, in name order. */

@@ -6,6 +6,9 @@
  * almost nothing.
  */
 import type { Clock } from './clock.js'
+import { DEFAULT_WAIT_MS, JOURNAL_BODY_LIMIT } from './constants.js'
+import type { Redactor } from './redact.js'
+import { routeMatches } from './route.js'
 
 export interface JournalEntry {
   /** Increases by one per entry, across the whole run; use it as `since` to wait for newer ones. */
@@ -88,11 +91,6 @@ export interface JournalListener {
   cleared(): void
 }
 
-export const DEFAULT_JOURNAL_CAPACITY = 1000
-
-/** Largest response body an entry shows. */
-const BODY_LIMIT = 64 * 1024
-
 export class Journal {
   readonly capacity: number
   #ring: Stored[] = []
@@ -100,9 +98,11 @@ export class Journal {
   #waiters = new Set<Waiter>()
   #listeners = new Set<JournalListener>()
   readonly #clock: Clock
+  readonly #redact: Redactor
 
-  constructor(clock: Clock, capacity = DEFAULT_JOURNAL_CAPACITY) {
+  constructor(clock: Clock, redact: Redactor, capacity: number) {
     this.#clock = clock
+    this.#redact = redact
     this.capacity = capacity
   }
 
@@ -114,11 +114,11 @@ export class Journal {
     for (const waiter of this.#waiters) {
       if (matches(stored, waiter.filter)) {
         this.#waiters.delete(waiter)
-        waiter.resolve(entryOf(stored))
+        waiter.resolve(this.#entry(stored))
       }
     }
     if (this.#listeners.size > 0) {
-      const entry = entryOf(stored)
+      const entry = this.#entry(stored)
       for (const listener of this.#listeners) listener.entry(entry)
     }
     return stored.seq
@@ -139,13 +139,13 @@ export class Journal {
   get(seq: number): JournalEntry | undefined {
     const first = this.#ring[0]
     const stored = first ? this.#ring[seq - first.seq] : undefined
-    return stored?.seq === seq ? entryOf(stored) : undefined
+    return stored?.seq === seq ? this.#entry(stored) : undefined
   }
 
   list(filter: JournalFilter = {}): JournalEntry[] {
     const found = this.#ring.filter((stored) => matches(stored, filter))
     const newest = filter.limit === undefined ? found : found.slice(Math.max(0, found.length - filter.limit))
-    return newest.map(entryOf)
+    return newest.map((stored) => this.#entry(stored))
   }
 
   /**
@@ -155,7 +155,7 @@ export class Journal {
   async wait(filter: JournalFilter = {}, options: JournalWaitOptions = {}): Promise<JournalEntry | undefined> {
     if (filter.since !== undefined) {
       const first = this.#ring.find((stored) => matches(stored, filter))
-      if (first) return entryOf(first)
+      if (first) return this.#entry(first)
     }
     const timeout = new AbortController()
     const onAbort = (): void => timeout.abort()
@@ -170,7 +170,7 @@ export class Journal {
           },
         }
         this.#waiters.add(waiter)
-        this.#clock.sleep(options.timeoutMs ?? 30_000, timeout.signal).then(
+        this.#clock.sleep(options.timeoutMs ?? DEFAULT_WAIT_MS, timeout.signal).then(
           () => {
             this.#waiters.delete(waiter)
             resolve(undefined)
@@ -191,6 +191,48 @@ export class Journal {
     this.#ring = []
     for (const listener of this.#listeners) listener.cleared()
   }
+
+  /** The redacted entry of a stored exchange, built once. */
+  #entry(stored: Stored): JournalEntry {
+    if (stored.entry) return stored.entry
+    const { raw } = stored
+    const redact = this.#redact
+    const body = raw.responseHeaders ? this.#responseBody(raw) : undefined
+    stored.entry = {
+      seq: stored.seq,
+      time: new Date(raw.receivedAt).toISOString(),
+      route: raw.route,
+      method: raw.method,
+      path: redact.path(raw.url),
+      status: raw.status,
+      identity: raw.identity,
+      scenarios: raw.scenarios,
+      durationMs: raw.durationMs,
+      transport: raw.transport,
+      request: {
+        headers: redact.headers(raw.requestHeaders),
+        ...(raw.requestBody === undefined ? {} : { body: redact.value(raw.requestBody) }),
+      },
+      response: {
+        headers: raw.responseHeaders ? redact.responseHeaders(raw.responseHeaders) : {},
+        ...(body === undefined ? {} : { body }),
+      },
+    }
+    return stored.entry
+  }
+
+  #responseBody(raw: JournalRecord): string | undefined {
+    const body = raw.responseBody
+    if (body === undefined || body.length > JOURNAL_BODY_LIMIT) return undefined
+    if (!/json|text|xml|html|form/.test(raw.responseHeaders?.get('content-type') ?? '')) return undefined
+    const text = typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')
+    if (!raw.secretResponse) return text
+    try {
+      return JSON.stringify(this.#redact.value(JSON.parse(text)))
+    } catch {
+      return undefined
+    }
+  }
 }
 
 function matches(stored: Stored, filter: JournalFilter): boolean {
@@ -202,141 +244,3 @@ function matches(stored: Stored, filter: JournalFilter): boolean {
   return true
 }
 
-/** The redacted entry of a stored exchange, built once. */
-function entryOf(stored: Stored): JournalEntry {
-  if (stored.entry) return stored.entry
-  const { raw } = stored
-  const body = raw.responseHeaders ? responseBodyText(raw) : undefined
-  stored.entry = {
-    seq: stored.seq,
-    time: new Date(raw.receivedAt).toISOString(),
-    route: raw.route,
-    method: raw.method,
-    path: redactPath(raw.url),
-    status: raw.status,
-    identity: raw.identity,
-    scenarios: raw.scenarios,
-    durationMs: raw.durationMs,
-    transport: raw.transport,
-    request: {
-      headers: redactHeaders(raw.requestHeaders),
-      ...(raw.requestBody === undefined ? {} : { body: redactValue(raw.requestBody) }),
-    },
-    response: {
-      headers: raw.responseHeaders ? redactResponseHeaders(raw.responseHeaders) : {},
-      ...(body === undefined ? {} : { body }),
-    },
-  }
-  return stored.entry
-}
-
-function responseBodyText(raw: JournalRecord): string | undefined {
-  const body = raw.responseBody
-  if (body === undefined || body.length > BODY_LIMIT) return undefined
-  if (!/json|text|xml|html|form/.test(raw.responseHeaders?.get('content-type') ?? '')) return undefined
-  const text = typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')
-  if (!raw.secretResponse) return text
-  try {
-    return JSON.stringify(redactValue(JSON.parse(text)))
-  } catch {
-    return undefined
-  }
-}
-
-/** `versions.list` matches itself; `versions.*` or `versions` match every versions route; `*` all. */
-export function routeMatches(pattern: string, routeId: string): boolean {
-  if (pattern === '*' || pattern === routeId) return true
-  if (pattern.endsWith('*')) return routeId.startsWith(pattern.slice(0, -1))
-  return routeId.startsWith(`${pattern}.`)
-}
-
-const SECRET_KEYS = new Set([
-  'client_secret',
-  'clientsecret',
-  'refresh_token',
-  'access_token',
-  'code',
-  'code_verifier',
-  'password',
-  'client_assertion',
-  'id_token',
-])
-
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key'])
-
-export const REDACTED = '[redacted]'
-
-/** Headers as a plain object with credential values replaced (the scheme of Authorization stays). */
-export function redactHeaders(headers: Headers): Record<string, string> {
-  const out: Record<string, string> = {}
-  headers.forEach((value, name) => {
-    if (!SECRET_HEADERS.has(name)) {
-      out[name] = value
-      return
-    }
-    const scheme = name.endsWith('authorization') ? /^\s*(\S+)\s/.exec(value)?.[1] : undefined
-    out[name] = scheme ? `${scheme} ${REDACTED}` : REDACTED
-  })
-  return out
-}
-
-/**
- * Response headers as a plain object, with secrets out: a redirect's `Location` keeps its address
- * but not the values of secret parameters (an authorization code), and `Set-Cookie` is redacted.
- */
-export function redactResponseHeaders(headers: Headers): Record<string, string> {
-  const out: Record<string, string> = {}
-  headers.forEach((value, name) => {
-    if (name === 'set-cookie') out[name] = REDACTED
-    else if (name === 'location') out[name] = redactLocation(value)
-    else out[name] = value
-  })
-  return out
-}
-
-function redactLocation(value: string): string {
-  const q = value.indexOf('?')
-  if (q < 0) return value
-  const h = value.indexOf('#', q)
-  const params = new URLSearchParams(value.slice(q + 1, h < 0 ? undefined : h))
-  let changed = false
-  for (const key of new Set(params.keys())) {
-    if (isSecretKey(key)) {
-      params.set(key, REDACTED)
-      changed = true
-    }
-  }
-  return changed ? `${value.slice(0, q)}?${params.toString()}${h < 0 ? '' : value.slice(h)}` : value
-}
-
-export function isSecretKey(key: string): boolean {
-  return SECRET_KEYS.has(key.toLowerCase())
-}
-
-/** A path with the values of secret query parameters redacted. */
-export function redactPath(url: URL): string {
-  if (!url.search) return url.pathname
-  const params = new URLSearchParams(url.search)
-  let changed = false
-  for (const key of new Set(params.keys())) {
-    if (isSecretKey(key)) {
-      params.set(key, REDACTED)
-      changed = true
-    }
-  }
-  return `${url.pathname}${changed ? `?${params.toString()}` : url.search}`
-}
-
-/** A copy of a parsed body (form fields, JSON) with secret fields redacted, to any depth. */
-export function redactValue(value: unknown, depth = 0): unknown {
-  if (depth > 20) return REDACTED
-  if (Array.isArray(value)) return value.map((item) => redactValue(item, depth + 1))
-  if (typeof value === 'object' && value !== null) {
-    const out: Record<string, unknown> = {}
-    for (const [key, item] of Object.entries(value)) {
-      out[key] = isSecretKey(key) ? REDACTED : redactValue(item, depth + 1)
-    }
-    return out
-  }
-  return value
-}

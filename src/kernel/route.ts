@@ -1,19 +1,22 @@
 /**
- * What a route is: an id, a method, a path pattern on one of the emulator's origins, and a
- * resolver from the request context to a Fetch Response. Every route is declared once; the msw
- * handlers and the node:http route table are both derived from the same declarations.
+ * What a route is: an id, a method, a path pattern on one of the emulator's named addresses, and a
+ * resolver from the request context to a `Reply`. Every route is declared once, by the domain that
+ * owns it; the pipeline (`serve`) is the only thing that matches and runs them, for every
+ * transport.
  */
 import type { HttpError } from './errors.js'
+import type { Reply } from './reply.js'
+import type { RequestBody } from './request.js'
 import type { SettingsTree } from './settings.js'
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
 
-/** Which of the emulator's addresses serves the route: `{auth_url}`, `{base_url}`, `{webhook_url}`. */
-export type OriginKind = 'auth' | 'base' | 'webhook'
-
 export interface RequestContext {
-  readonly request: Request
+  readonly method: string
   readonly url: URL
+  readonly headers: Headers
+  /** The body, or null when the request has none; reads are bounded by the route's `bodyLimit`. */
+  readonly body: RequestBody | null
   readonly routeId: string
   readonly params: Readonly<Record<string, string>>
   /** Emulator time (epoch ms) when the request arrived. */
@@ -26,9 +29,9 @@ export interface RequestContext {
   readonly signal: AbortSignal
   /** Headers added to whatever the route answers (e.g. `Deprecation: true` on static-key calls). */
   readonly responseHeaders: Headers
-  /** Who made the request, once the access gate knows (recorded in the journal, never a secret). */
+  /** Who made the request, once known (recorded in the journal, never a secret). */
   identity: string | undefined
-  /** The request body as the route understood it, redacted, for the journal. */
+  /** The request body as the route understood it, for the journal (redacted when read). */
   journalBody: unknown
   /** Waits on the emulator clock until `ms` after the request arrived. */
   delay(ms: number): Promise<void>
@@ -41,7 +44,8 @@ export interface RouteDefinition {
   readonly method: HttpMethod | '*'
   /** Path pattern with `:param` segments. */
   readonly path: string
-  readonly origin: OriginKind
+  /** The name of the address that serves the route (the composition root maps names to origins). */
+  readonly origin: string
   /** A short description, shown in the route list and in "closest route" hints. */
   readonly summary: string
   /** Largest request body in bytes; a larger body is refused before or while it is read. */
@@ -52,18 +56,20 @@ export interface RouteDefinition {
   readonly unjournaled?: boolean
   /** The JSON answer carries secrets (tokens): the journal keeps it with secret fields redacted. */
   readonly secretResponse?: boolean
-  resolve(ctx: RequestContext): Promise<Response> | Response
+  resolve(ctx: RequestContext): Promise<Reply> | Reply
   /** Renders an error thrown while resolving, in this route's wire format. */
-  renderError?(error: HttpError, ctx: RequestContext): Response
+  renderError?(error: HttpError, ctx: RequestContext): Reply
   /** Names of the domain errors a scenario rule may ask this route for. */
   readonly scenarioErrors?: readonly string[]
   /** Renders a domain error named by a scenario rule (`not-found`, `server-error`, …). */
-  scenarioError?(code: string, ctx: RequestContext, message: string | undefined): Response | undefined
+  scenarioError?(code: string, ctx: RequestContext, message: string | undefined): Reply | undefined
   /** The answer to a body over `bodyLimit`. */
-  tooLarge?(ctx: RequestContext): Response
+  tooLarge?(ctx: RequestContext): Reply
 }
 
-/** Declares a route; the identity function keeps literal types and reads well at the call site. */
-export function defineRoute(route: RouteDefinition): RouteDefinition {
-  return route
+/** `versions.list` matches itself; `versions.*` or `versions` match every versions route; `*` all. */
+export function routeMatches(pattern: string, routeId: string): boolean {
+  if (pattern === '*' || pattern === routeId) return true
+  if (pattern.endsWith('*')) return routeId.startsWith(pattern.slice(0, -1))
+  return routeId.startsWith(`${pattern}.`)
 }

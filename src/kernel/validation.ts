@@ -3,7 +3,7 @@
  * field that failed (`rules[0].delay`) and the rule it broke.
  */
 import type { z } from 'zod'
-import { ControlError } from './errors.js'
+import { InvalidInputError } from './errors.js'
 
 export interface ValidationProblem {
   /** Where in the document, as `a.b[2].c`; empty for the document itself. */
@@ -42,5 +42,5 @@ export function parseBody<T>(schema: z.ZodType<T>, value: unknown, what: string)
   const parsed = schema.safeParse(value)
   if (parsed.success) return parsed.data
   const problem = firstProblem(parsed.error)
-  throw new ControlError(400, `Invalid ${what}: ${problem.path || 'body'}: ${problem.rule}`, problem.path || undefined)
+  throw new InvalidInputError(`Invalid ${what}: ${problem.path || 'body'}: ${problem.rule}`, problem.path || undefined)
 }

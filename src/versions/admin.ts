@@ -3,7 +3,7 @@
  * elements and versions, list them. Bodies use the fixture format and are checked the same way;
  * a bad one answers 400 naming the field.
  */
-import { ControlError } from '../kernel/errors.js'
+import { ConflictError, InvalidInputError, NotFoundError } from '../kernel/errors.js'
 import { parseBody } from '../kernel/validation.js'
 import { ElementFixture, StorageFixture, VersionFixture, type VersionRecord } from './model.js'
 import { toRecord, toRecords, withCurrentHistory } from './records.js'
@@ -35,7 +35,7 @@ export class ElementAdmin {
   async addStorage(input: unknown): Promise<StorageFixture> {
     const storage = parseBody(StorageFixture, input, 'storage')
     if (this.store.storage(storage.collectionId, storage.storageId)) {
-      throw new ControlError(409, `Storage ${storage.collectionId}/${storage.storageId} exists already.`, 'storageId', 'ERR_CONFLICT')
+      throw new ConflictError(`Storage ${storage.collectionId}/${storage.storageId} exists already.`, 'storageId')
     }
     await this.store.addStorage(storage)
     return storage
@@ -89,9 +89,9 @@ export class ElementAdmin {
     const [collectionId = '', storageId = ''] = found.storage.split('/')
     const existing = this.store.elementVersions(collectionId, storageId, found.facet, found.id) ?? []
     const remaining = existing.filter((v) => v.versionId.toLowerCase() !== versionId.toLowerCase())
-    if (remaining.length === existing.length) throw new ControlError(404, `Element ${elementId} has no version ${versionId}.`, 'versionId', 'ERR_NOT_FOUND')
+    if (remaining.length === existing.length) throw new NotFoundError(`Element ${elementId} has no version ${versionId}.`, 'versionId')
     if (remaining.length === 0) {
-      throw new ControlError(409, `Version ${versionId} is the only version of element ${elementId}; delete the element instead.`, 'versionId', 'ERR_CONFLICT')
+      throw new ConflictError(`Version ${versionId} is the only version of element ${elementId}; delete the element instead.`, 'versionId')
     }
     await this.store.replaceVersions(withCurrentHistory(remaining, this.#deps.baseUrl))
   }
@@ -99,9 +99,9 @@ export class ElementAdmin {
   #checkPlace(storageRef: string, facetName: string): void {
     const [collectionId = '', storageId = ''] = storageRef.split('/')
     const storage = this.store.storage(collectionId, storageId)
-    if (!storage) throw new ControlError(400, `Unknown storage ${storageRef}; create it first with POST /__svc-mock/storages.`, 'storage')
+    if (!storage) throw new InvalidInputError(`Unknown storage ${storageRef}; create it first with POST /__svc-mock/storages.`, 'storage')
     if (!storage.facets.some((f) => f.name === facetName)) {
-      throw new ControlError(400, `Storage ${storageRef} has no facet "${facetName}" (it has ${storage.facets.map((f) => f.name).join(', ')}).`, 'facet')
+      throw new InvalidInputError(`Storage ${storageRef} has no facet "${facetName}" (it has ${storage.facets.map((f) => f.name).join(', ')}).`, 'facet')
     }
   }
 
@@ -109,15 +109,15 @@ export class ElementAdmin {
     const [collectionId = '', storageId = ''] = storageRef.split('/')
     for (const record of records) {
       if (this.store.find(collectionId, storageId, record.versionId, record.versionId)) {
-        throw new ControlError(409, `Version ${record.versionId} exists already in storage ${storageRef}.`, 'versionId', 'ERR_CONFLICT')
+        throw new ConflictError(`Version ${record.versionId} exists already in storage ${storageRef}.`, 'versionId')
       }
     }
   }
 
   #locate(elementId: string, where: Where): ElementSummary {
     const matches = this.store.summaries(where).filter((s) => s.id.toLowerCase() === elementId.toLowerCase())
-    if (matches.length === 0) throw new ControlError(404, `No element ${elementId}${where.storage ? ` in ${where.storage}` : ''}${where.facet ? `, facet ${where.facet}` : ''}.`, 'elementId', 'ERR_NOT_FOUND')
-    if (matches.length > 1) throw new ControlError(400, `Element id ${elementId} exists in more than one storage or facet; say which with ?storage=…&facet=….`, 'storage')
+    if (matches.length === 0) throw new NotFoundError(`No element ${elementId}${where.storage ? ` in ${where.storage}` : ''}${where.facet ? `, facet ${where.facet}` : ''}.`, 'elementId')
+    if (matches.length > 1) throw new InvalidInputError(`Element id ${elementId} exists in more than one storage or facet; say which with ?storage=…&facet=….`, 'storage')
     return matches[0] as ElementSummary
   }
 }

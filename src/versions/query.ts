@@ -3,10 +3,9 @@
  * `api-version` (header or query; absent means 4.0), `$filter`, `$resources`, `$select`,
  * `$expandRelated`, `$page` and `$pageSize`. A bad value answers 400 with the error body.
  */
-import { badRequest } from './errors.js'
+import { API_VERSION } from './constants.js'
 import { type FilterNode, FilterError, parseFilter } from './filter.js'
-
-export const API_VERSION = '4.0'
+import { badRequest } from './wire.js'
 
 export const RESOURCES = ['attributes', 'related', 'children', 'content', 'displayNames', 'rootPath'] as const
 export type Resource = (typeof RESOURCES)[number]
@@ -27,8 +26,8 @@ export interface VersionsQuery {
 
 const ALL_RESOURCES: ReadonlySet<Resource> = new Set(RESOURCES)
 
-export function checkApiVersion(request: Request, url: URL): void {
-  const fromHeader = request.headers.get('api-version')
+export function checkApiVersion(headers: Headers, url: URL): void {
+  const fromHeader = headers.get('api-version')
   const value = (fromHeader ?? url.searchParams.get('api-version'))?.trim()
   if (value === undefined || value === '' || value === API_VERSION) return
   throw badRequest(`The api-version '${value}' is not supported by this operation. Supported: ${API_VERSION}.`)

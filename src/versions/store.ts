@@ -3,7 +3,7 @@
  * every lookup a request makes (storage, element by id or by any of its version ids), so a lookup
  * stays flat however many elements the store holds.
  */
-import { ControlError } from '../kernel/errors.js'
+import { ConflictError } from '../kernel/errors.js'
 import { IndexedCollection } from '../kernel/store.js'
 import {
   type StorageFixture,
@@ -122,7 +122,7 @@ export class ElementStore {
     if (!first) return
     const storage = storageKey(first.collectionId, first.storageId)
     if (this.#byElement.has(elementKey(first.collectionId, first.storageId, first.facet, first.elementId))) {
-      throw new ControlError(409, `Element ${first.elementId} exists already in ${storage}, facet ${first.facet}; add versions to it instead.`, 'id', 'ERR_CONFLICT')
+      throw new ConflictError(`Element ${first.elementId} exists already in ${storage}, facet ${first.facet}; add versions to it instead.`, 'id')
     }
     for (const record of records) {
       await this.versions.insert(record)

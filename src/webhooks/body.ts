@@ -1,13 +1,13 @@
 /**
- * Reading a webhook call's body: the media type and its parameters, the bytes as a stream with a
- * running count (the dispatcher refuses bodies over the limit by Content-Length before reading and
- * while streaming otherwise; this reader counts too, so nothing past the limit is ever kept), and
- * text decoding that refuses bytes the declared charset cannot read, so a wrong charset is a 400
- * with the reason, never mojibake in the bundle.
+ * Reading a webhook call's body: the media type and its parameters, and text decoding, chunk by
+ * chunk as the body streams in, that refuses bytes the declared charset cannot read, so a wrong
+ * charset is a 400 with the reason, never mojibake in the bundle. (The pipeline refuses a body
+ * over the limit by Content-Length before it is read, and the body refuses it while it streams
+ * otherwise, so nothing past the limit is ever kept.)
  */
 import { TextDecoder } from 'node:util'
-import { PayloadTooLargeError } from '../kernel/dispatch.js'
-import { malformedBody } from './errors.js'
+import type { RequestBody } from '../kernel/request.js'
+import { malformedBody } from './wire.js'
 
 export interface MediaType {
   /** Lower case, without parameters: `application/json`. */
@@ -56,30 +56,6 @@ export function splitParams(value: string): string[] {
   return out
 }
 
-/**
- * Calls `onChunk` with each chunk of the body as it arrives; returns the byte count. Throws
- * PayloadTooLargeError as soon as more than `limit` bytes have arrived.
- */
-export async function streamBody(body: ReadableStream<Uint8Array> | null, limit: number, onChunk: (chunk: Uint8Array) => void): Promise<number> {
-  if (!body) return 0
-  const reader = body.getReader()
-  let seen = 0
-  try {
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) return seen
-      seen += value.byteLength
-      if (seen > limit) throw new PayloadTooLargeError(limit)
-      if (value.byteLength > 0) onChunk(value)
-    }
-  } catch (error) {
-    reader.cancel(error).catch(() => undefined)
-    throw error
-  } finally {
-    reader.releaseLock()
-  }
-}
-
 /** A decoder for a charset label, or a 400 naming the label when the platform cannot read it. */
 export function decoderFor(charset: string | undefined, where = 'Content-Type'): TextDecoder {
   const label = charset === undefined || charset === '' ? 'utf-8' : charset
@@ -99,27 +75,11 @@ export function decodeChunk(decoder: TextDecoder, chunk: Uint8Array | undefined,
   }
 }
 
-/** Bodies announced this small are read in one go (no stream needed); larger ones stream. */
-const SMALL_BODY = 64 * 1024
-
-/**
- * Calls `onChunk` with the request's body, chunk by chunk as it streams in, or at once for a small
- * body of known length. Returns the byte count; PayloadTooLargeError past `limit`.
- */
-export async function readBody(request: Request, limit: number, onChunk: (chunk: Uint8Array) => void): Promise<number> {
-  const length = Number(request.headers.get('content-length') ?? Number.NaN)
-  if (!(Number.isFinite(length) && length <= SMALL_BODY)) return streamBody(request.body, limit, onChunk)
-  const bytes = new Uint8Array(await request.arrayBuffer())
-  if (bytes.byteLength > limit) throw new PayloadTooLargeError(limit)
-  if (bytes.byteLength > 0) onChunk(bytes)
-  return bytes.byteLength
-}
-
 /** Reads the whole body as text in its charset, decoding chunk by chunk as it streams in. */
-export async function readText(request: Request, limit: number, charset: string | undefined, what: string): Promise<{ text: string; bytes: number }> {
+export async function readText(body: RequestBody, charset: string | undefined, what: string): Promise<{ text: string; bytes: number }> {
   const decoder = decoderFor(charset)
   const parts: string[] = []
-  const bytes = await readBody(request, limit, (chunk) => {
+  const bytes = await body.each((chunk) => {
     parts.push(decodeChunk(decoder, chunk, true, what))
   })
   parts.push(decodeChunk(decoder, undefined, false, what))

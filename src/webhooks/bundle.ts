@@ -2,12 +2,11 @@
  * The bundle: what the flow receives for one call. The body's fields, then the query string's
  * (the query wins on a clash); a name sent more than once becomes an array; files are
  * collections `{name, mime, data}`. The webhook's options add the raw JSON text (`value`), the
- * request headers (`__IMTHEADERS__`) and the method (`__IMTMETHOD__`). Also the two renderings
- * a bundle needs outside the process: JSON with file bytes as base64, and the journal's summary
- * (file bytes counted, credentials redacted).
+ * request headers (`__IMTHEADERS__`) and the method (`__IMTMETHOD__`). Also the journal's summary
+ * of a bundle (file bytes counted, credentials redacted).
  */
-import { REDACTED } from '../kernel/journal.js'
-import { SCENARIO_HEADER } from '../kernel/dispatch.js'
+import { SCENARIO_HEADER } from '../kernel/constants.js'
+import { REDACTED } from '../kernel/redact.js'
 import type { Bundle, FileValue, WebhookOptions } from './model.js'
 import type { Payload } from './payload.js'
 import type { Pair } from './urlencoded.js'
@@ -63,17 +62,6 @@ function requestHeaders(headers: Headers): Array<{ name: string; value: string }
 
 function isFile(value: unknown): value is FileValue {
   return typeof value === 'object' && value !== null && Buffer.isBuffer((value as { data?: unknown }).data)
-}
-
-/** The bundle as JSON can carry it: bytes (file data, buffer fields) as base64 strings. */
-export function bundleToJson(value: unknown): unknown {
-  if (Buffer.isBuffer(value)) return value.toString('base64')
-  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64')
-  if (Array.isArray(value)) return value.map(bundleToJson)
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, bundleToJson(v)]))
-  }
-  return value
 }
 
 /** For the journal: file bytes become their size, credentials in `__IMTHEADERS__` are redacted. */

@@ -26,11 +26,12 @@ export interface Execution {
 export type ExecutionPredicate = (execution: Execution) => boolean
 
 /** `waitForExecution` found no matching execution in time. */
-export class ExecutionTimeoutError extends SvcMockError {
+export class ExecutionTimeoutError extends SvcMockError<'ERR_EXECUTION_TIMEOUT'> {
+  readonly code = 'ERR_EXECUTION_TIMEOUT'
   readonly webhook: string
   readonly timeoutMs: number
   constructor(webhook: string, timeoutMs: number) {
-    super('ERR_EXECUTION_TIMEOUT', `No matching execution of webhook "${webhook}" within ${timeoutMs} ms of emulator time.`)
+    super(`No matching execution of webhook "${webhook}" within ${timeoutMs} ms of emulator time.`)
     this.webhook = webhook
     this.timeoutMs = timeoutMs
   }
@@ -44,11 +45,12 @@ interface Waiter {
 
 export class ExecutionLog {
   readonly #clock: Clock
-  readonly #kept: number
+  /** How many executions each webhook keeps (read when recording: the run's settings say). */
+  readonly #kept: () => number
   #byWebhook = new Map<string, Execution[]>()
   readonly #waiters = new Set<Waiter>()
 
-  constructor(clock: Clock, kept: number) {
+  constructor(clock: Clock, kept: () => number) {
     this.#clock = clock
     this.#kept = kept
   }
@@ -59,7 +61,8 @@ export class ExecutionLog {
     else {
       list.push(execution)
       // Trimmed in batches, so keeping the newest N costs O(1) per run, not a shift of N.
-      if (list.length >= 2 * this.#kept) list.splice(0, list.length - this.#kept)
+      const kept = this.#kept()
+      if (list.length >= 2 * kept) list.splice(0, list.length - kept)
     }
     for (const waiter of this.#waiters) {
       if (waiter.webhook === execution.webhook && waiter.predicate(execution)) {
@@ -71,7 +74,7 @@ export class ExecutionLog {
 
   list(webhook: string): Execution[] {
     const list = this.#byWebhook.get(webhook) ?? []
-    return list.slice(Math.max(0, list.length - this.#kept))
+    return list.slice(Math.max(0, list.length - this.#kept()))
   }
 
   /** The first execution matching, already recorded or still to come; rejects after `timeoutMs`. */

@@ -10,7 +10,7 @@
  * Workers run inside `clock.track()`, so `clock.advance()` settles them.
  */
 import type { Clock } from '../kernel/clock.js'
-import { queueFull } from './errors.js'
+import { queueFull } from './wire.js'
 import type { ExecutionLog } from './executions.js'
 import type { Bundle, FlowConfig, FlowPatch, ResponseStep, WebhookRecord, WebhooksSettings } from './model.js'
 

@@ -6,10 +6,9 @@
  * when the flow has a webhook-response step and is active, whatever the run answers, or 500 when
  * it has not answered 40 s (emulator time) after the call arrived.
  */
-import { ApiAccessError } from '../auth/errors.js'
-import type { AccessGate } from '../auth/gate.js'
+import { type AccessGate, ApiAccessError } from '../auth/index.js'
 import type { Clock } from '../kernel/clock.js'
-import { reply } from '../kernel/http.js'
+import { type Reply, reply } from '../kernel/reply.js'
 import type { RequestContext } from '../kernel/route.js'
 import { readSection } from '../kernel/settings.js'
 import { buildBundle, summarizeBundle } from './bundle.js'
@@ -23,7 +22,7 @@ import {
   unauthorized,
   validationFailed,
   webhookGone,
-} from './errors.js'
+} from './wire.js'
 import type { FlowRunner, RunResult } from './flow.js'
 import { type DataStructure, type Field, type FlowConfig, type ResponseStep, type WebhookRecord, WebhooksSettings } from './model.js'
 import { readPayload } from './payload.js'
@@ -39,8 +38,8 @@ export interface IntakeDeps {
   readonly onError: (error: unknown) => void
 }
 
-export async function receive(ctx: RequestContext, deps: IntakeDeps): Promise<Response> {
-  const method = ctx.request.method
+export async function receive(ctx: RequestContext, deps: IntakeDeps): Promise<Reply> {
+  const method = ctx.method
   if (!(CALL_METHODS as readonly string[]).includes(method)) throw methodNotAllowed(method)
   const settings = readSection(ctx.settings, 'webhooks', WebhooksSettings)
   const id = ctx.params.token ?? ''
@@ -50,9 +49,9 @@ export async function receive(ctx: RequestContext, deps: IntakeDeps): Promise<Re
   // A full queue refuses any call, valid or not, before its body is read.
   deps.runner.checkRoom(id, { ...webhook.flow, ...settings.flow })
 
-  const payload = await readPayload(ctx.request)
+  const payload = await readPayload(ctx)
   const query = parseUrlencoded(ctx.url.search.slice(1), undefined, 'The query string')
-  let bundle = buildBundle({ method, headers: ctx.request.headers, query, payload, options: webhook.options })
+  let bundle = buildBundle({ method, headers: ctx.headers, query, payload, options: webhook.options })
   ctx.journalBody = summarizeBundle(bundle)
 
   // Read again: the webhook may have learnt its structure, or gone, while the body streamed in.
@@ -81,7 +80,7 @@ export async function receive(ctx: RequestContext, deps: IntakeDeps): Promise<Re
   return answer(call.result)
 }
 
-function answer(result: RunResult | undefined): Response {
+function answer(result: RunResult | undefined): Reply {
   switch (result?.kind) {
     case 'response':
       return respond(result.response)
@@ -96,7 +95,7 @@ function answer(result: RunResult | undefined): Response {
 }
 
 /** The webhook-response step's answer: its status, its headers, its body (JSON unless text). */
-export function respond(step: ResponseStep): Response {
+export function respond(step: ResponseStep): Reply {
   const headers = new Headers(step.headers)
   const noBody = step.status === 204 || step.status === 205 || step.status === 304
   let body: string | null = null

@@ -6,6 +6,7 @@
  * One zod schema per shape validates fixtures, control-plane bodies and scenario settings.
  */
 import { z } from 'zod'
+import { DEFAULT_EXECUTIONS_KEPT, DEFAULT_QUEUE_CAPACITY, DEFAULT_RESPONSE_TIMEOUT_MS } from './constants.js'
 
 export const FIELD_TYPES = ['text', 'number', 'boolean', 'date', 'array', 'collection', 'buffer'] as const
 export type FieldType = (typeof FIELD_TYPES)[number]
@@ -136,11 +137,6 @@ export const WebhookRecord = z.strictObject({
 })
 export type WebhookRecord = z.infer<typeof WebhookRecord>
 
-export const DEFAULT_QUEUE_CAPACITY = 10_000
-export const DEFAULT_RESPONSE_TIMEOUT_MS = 40_000
-/** The platform's limit for every subscription tier. */
-export const PAYLOAD_LIMIT = 5_242_880
-
 /** The `webhooks` section of the settings tree (run options, scenarios). */
 export const WebhooksSettings = z.object({
   /** A call waiting for a webhook-response step gets 500 after this long (emulator time). */
@@ -148,7 +144,7 @@ export const WebhooksSettings = z.object({
   /** Queue capacity of webhooks that do not set their own. */
   queueCapacity: z.number().int().min(0).default(DEFAULT_QUEUE_CAPACITY),
   /** Executions kept per webhook (the newest; `seq` keeps counting), so a long run stays bounded. */
-  executionsKept: z.number().int().min(1).default(10_000),
+  executionsKept: z.number().int().min(1).default(DEFAULT_EXECUTIONS_KEPT),
   /** Every webhook these settings reach answers 410 `Webhook not found.`, as if deleted. */
   gone: z.boolean().default(false),
   /** Overrides the flow of every webhook these settings reach (a scenario aims them with `webhook`). */

@@ -9,7 +9,7 @@
  * Node-stream API while bodies here are web streams. Errors name what is wrong with the body.
  */
 import { decodeChunk, decoderFor, parseMediaType, splitParams } from './body.js'
-import { malformedBody } from './errors.js'
+import { malformedBody } from './wire.js'
 
 export interface TextPart {
   readonly kind: 'field'

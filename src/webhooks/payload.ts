@@ -4,9 +4,10 @@
  * `application/json`, and text (`text/*`, XML, or no Content-Type), which arrives as `value`.
  * Bodies stream through a parser; anything that cannot be read is a 400 with the reason.
  */
-import { PAYLOAD_LIMIT, type FileValue } from './model.js'
-import { parseMediaType, readBody, readText } from './body.js'
-import { malformedBody } from './errors.js'
+import type { RequestContext } from '../kernel/route.js'
+import { parseMediaType, readText } from './body.js'
+import type { FileValue } from './model.js'
+import { malformedBody } from './wire.js'
 import { MultipartParser, boundaryOf } from './multipart.js'
 import { type Pair, parseUrlencoded } from './urlencoded.js'
 
@@ -34,22 +35,16 @@ function isTextType(type: string): boolean {
   return type.startsWith('text/') || type === 'application/xml' || (type.startsWith('application/') && type.endsWith('+xml'))
 }
 
-/** Whether a body was sent; decided from Content-Length when there is one (cheaper than `body`). */
-function hasBody(request: Request): boolean {
-  const length = request.headers.get('content-length')
-  if (length !== null && length.trim() !== '') return Number(length) > 0
-  return request.body !== null
-}
-
-export async function readPayload(request: Request, limit = PAYLOAD_LIMIT): Promise<Payload> {
-  if (request.method === 'GET' || request.method === 'HEAD' || !hasBody(request)) return NONE
-  const media = parseMediaType(request.headers.get('content-type'))
+export async function readPayload(ctx: RequestContext): Promise<Payload> {
+  const body = ctx.body
+  if (ctx.method === 'GET' || ctx.method === 'HEAD' || body === null || body.length === 0) return NONE
+  const media = parseMediaType(ctx.headers.get('content-type'))
   const charset = media?.params.get('charset')
   const type = media?.type
 
   if (type === 'multipart/form-data') {
     const parser = new MultipartParser(boundaryOf(media?.params ?? new Map()))
-    const bytes = await readBody(request, limit, (chunk) => parser.push(chunk))
+    const bytes = await body.each((chunk) => parser.push(chunk))
     if (bytes === 0) return NONE
     const pairs = parser.end().map((part): readonly [string, string | FileValue] =>
       part.kind === 'field' ? [part.name, part.value] : [part.name, { name: part.filename, mime: part.mime, data: part.data }],
@@ -58,12 +53,12 @@ export async function readPayload(request: Request, limit = PAYLOAD_LIMIT): Prom
   }
   if (type === 'application/x-www-form-urlencoded') {
     // The body is ASCII with %XX escapes; latin1 keeps each byte as one character for the parser.
-    const { text } = await readText(request, limit, 'latin1', 'The form body')
+    const { text } = await readText(body, 'latin1', 'The form body')
     const pairs: Pair[] = parseUrlencoded(text.trim(), charset, 'The form body')
     return { kind: 'form', pairs, object: undefined, value: undefined, raw: undefined }
   }
   if (type !== undefined && isJsonType(type)) {
-    const { text } = await readText(request, limit, charset, 'The JSON body')
+    const { text } = await readText(body, charset, 'The JSON body')
     if (text.trim() === '') return NONE
     let parsed: unknown
     try {
@@ -81,7 +76,7 @@ export async function readPayload(request: Request, limit = PAYLOAD_LIMIT): Prom
     }
   }
   if (type === undefined || isTextType(type)) {
-    const { text, bytes } = await readText(request, limit, charset, 'The body')
+    const { text, bytes } = await readText(body, charset, 'The body')
     if (bytes === 0) return NONE
     return { kind: 'text', pairs: [], object: undefined, value: text, raw: undefined }
   }

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { startServer } from '../../src/adapters/server.js'
-import type { EmulatorState } from '../../src/state.js'
+import type { EmulatorState } from '../../src/index.js'
 import { type EventReader, openEvents } from '../support/events.js'
 import { APP_KEY, contract } from '../support/harness.js'
 import { getCode } from '../support/oauth.js'

@@ -6,7 +6,7 @@
  * secret, which shows the new secret in that one answer and nowhere else.
  */
 import { expect, it } from 'vitest'
-import type { EmulatorState } from '../../src/state.js'
+import type { EmulatorState } from '../../src/index.js'
 import { openEvents } from '../support/events.js'
 import { contract } from '../support/harness.js'
 import { basic, getCode, token } from '../support/oauth.js'

@@ -53,7 +53,7 @@ describe('scenarios switched on at start-up', () => {
     if (!probe) throw new Error(`no probe for ${name}`)
     const emu = await createEmulator({ clock: 'manual', scenarios: [{ name, ...probe.activation }] })
     const harness: Harness = {
-      kind: 'in-process',
+      kind: 'handle',
       emu,
       origin: emu.urls.base,
       fetch: (path, init) => emu.handle(new Request(path.startsWith('http') ? path : `${emu.urls.base}${path}`, init)),

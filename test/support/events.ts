@@ -4,7 +4,7 @@
  * `next(type)` waits for the next event of that type; `close()` aborts the request (in-process,
  * aborting is what ends a streamed answer; cancelling its body does not reach the emulator).
  */
-import type { EmulatorState } from '../../src/state.js'
+import type { EmulatorState } from '../../src/index.js'
 import type { JournalEntry } from '../../src/kernel/journal.js'
 import type { Harness } from './harness.js'
 

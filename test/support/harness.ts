@@ -1,15 +1,17 @@
 /**
- * The contract harness: one set of behaviour tests, run against both transports — in-process
- * (msw `setupServer` with the emulator's handlers, no socket) and the real node:http server on
- * a free port — so the two can never drift apart.
+ * The contract harness: one set of behaviour tests, run against every way in — in-process (msw
+ * `setupServer` with the emulator's handlers, no socket), the real node:http server on a free
+ * port, and `emu.handle()` with no transport at all — so they can never drift apart.
  */
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, beforeEach, describe } from 'vitest'
 import { startServer, type RunningServer } from '../../src/adapters/server.js'
-import type { Emulator, EmulatorOptions } from '../../src/emulator.js'
-import { createEmulator } from '../../src/index.js'
+import { createEmulator, type Emulator, type EmulatorOptions } from '../../src/index.js'
 
-export type TransportKind = 'in-process' | 'server'
+/** `in-process`: msw; `server`: a socket; `handle`: `emu.handle(request)`. */
+export type TransportKind = 'in-process' | 'server' | 'handle'
+
+export const TRANSPORTS: readonly TransportKind[] = ['in-process', 'server', 'handle']
 
 export interface Harness {
   readonly kind: TransportKind
@@ -45,7 +47,12 @@ class LiveHarness implements Harness {
   }
 
   async start(): Promise<void> {
-    if (this.kind === 'in-process') {
+    if (this.kind === 'handle') {
+      const emu = await createEmulator(this.#options)
+      this.#emu = emu
+      this.#origin = emu.urls.base
+      this.#stop = () => emu.close()
+    } else if (this.kind === 'in-process') {
       const emu = await createEmulator(this.#options)
       const server = setupServer(...emu.handlers)
       server.listen({ onUnhandledRequest: 'error' })
@@ -68,7 +75,9 @@ class LiveHarness implements Harness {
   }
 
   fetch(path: string, init?: RequestInit): Promise<Response> {
-    return fetch(path.startsWith('http') ? path : `${this.origin}${path}`, init)
+    const url = path.startsWith('http') ? path : `${this.origin}${path}`
+    if (this.kind === 'handle') return this.emu.handle(new Request(url, { ...init, ...(init?.body ? { duplex: 'half' } : {}) } as RequestInit))
+    return fetch(url, init)
   }
 
   async control<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
@@ -82,11 +91,11 @@ class LiveHarness implements Harness {
 }
 
 /**
- * Declares a suite whose tests run once per transport. `body` registers tests with `it()`, using
+ * Declares a suite whose tests run once per way in. `body` registers tests with `it()`, using
  * the harness it is given; the emulator is reset before every test.
  */
 export function contract(title: string, body: (h: Harness) => void, options: EmulatorOptions = {}): void {
-  for (const kind of ['in-process', 'server'] as const) {
+  for (const kind of TRANSPORTS) {
     describe(`${title} [${kind}]`, () => {
       const harness = new LiveHarness(kind, options)
       beforeAll(() => harness.start())

@@ -4,8 +4,9 @@
  * throws or unsubscribes hears nothing more, and closing the emulator ends every subscription.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { buildEmulator, type EmulatorCore } from '../../src/emulator.js'
-import type { EmulatorEvent } from '../../src/events.js'
+import type { EmulatorCore } from '../../src/emulator-api.js'
+import { buildEmulator } from '../../src/emulator.js'
+import type { EmulatorEvent } from '../../src/index.js'
 
 let emu: EmulatorCore | undefined
 afterEach(async () => {

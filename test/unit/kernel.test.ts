@@ -3,9 +3,19 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { Clock } from '../../src/kernel/clock.js'
 import { SeededIds } from '../../src/kernel/ids.js'
-import { Journal, type JournalRecord, redactHeaders, redactPath, redactValue } from '../../src/kernel/journal.js'
+import { Journal, type JournalRecord } from '../../src/kernel/journal.js'
+import { Redactor } from '../../src/kernel/redact.js'
 import { compilePattern, RouteTable } from '../../src/kernel/router.js'
 import { IndexedCollection } from '../../src/kernel/store.js'
+
+/** The redaction list as the emulator builds it: the kernel's, plus the OAuth fields the auth domain declares. */
+const redactor = (): Redactor => {
+  const redact = new Redactor()
+  redact.add(['client_secret', 'refresh_token', 'access_token', 'code', 'code_verifier'])
+  return redact
+}
+const { headers: redactHeaders, path: redactPath } = ((r) => ({ headers: r.headers.bind(r), path: r.path.bind(r) }))(redactor())
+const redactValue = (value: unknown): unknown => redactor().value(value)
 
 const entry = (route: string, status = 200, extra: Partial<JournalRecord> = {}): JournalRecord => ({
   receivedAt: Date.parse('2026-01-01T00:00:00.000Z'),
@@ -27,7 +37,7 @@ const entry = (route: string, status = 200, extra: Partial<JournalRecord> = {}):
 
 describe('Journal', () => {
   it('keeps the newest entries when full and numbers them across the run', () => {
-    const journal = new Journal(new Clock({ mode: 'manual' }), 3)
+    const journal = new Journal(new Clock({ mode: 'manual' }), redactor(), 3)
     for (let i = 0; i < 5; i++) journal.record(entry(`r.${i}`))
     expect(journal.list().map((e) => [e.seq, e.route])).toEqual([
       [3, 'r.2'],
@@ -37,7 +47,7 @@ describe('Journal', () => {
   })
 
   it('filters by route prefix, status and limit', () => {
-    const journal = new Journal(new Clock({ mode: 'manual' }))
+    const journal = new Journal(new Clock({ mode: 'manual' }), redactor(), 1000)
     journal.record(entry('versions.list'))
     journal.record(entry('webhooks.receive', 400))
     journal.record(entry('webhooks.options'))
@@ -48,7 +58,7 @@ describe('Journal', () => {
   })
 
   it('gives entries redacted when read: headers, query, request body, and secret JSON answers', () => {
-    const journal = new Journal(new Clock({ mode: 'manual' }))
+    const journal = new Journal(new Clock({ mode: 'manual' }), redactor(), 1000)
     journal.record(
       entry('auth.token', 200, {
         url: new URL('https://x/oauth2/token?client_secret=s&scope=a'),
@@ -69,7 +79,7 @@ describe('Journal', () => {
 
   it('wait resolves with the next match, or undefined after the timeout on the emulator clock', async () => {
     const clock = new Clock({ mode: 'manual' })
-    const journal = new Journal(clock)
+    const journal = new Journal(clock, redactor(), 1000)
     const next = journal.wait({ route: 'versions.list' })
     journal.record(entry('other'))
     journal.record(entry('versions.list'))

@@ -85,7 +85,7 @@ describe('ScenarioEngine.decide', () => {
 
   it('matches targets: a webhook-targeted scenario ignores other webhooks', () => {
     const engine = new ScenarioEngine(catalogue, () => ({}))
-    engine.use('hook-only', { webhook: 'orders' })
+    engine.use('hook-only', { targets: { webhook: 'orders' } })
     expect(engine.decide('webhooks.receive', 'POST', { webhook: 'uploads' }, []).outcome).toBeUndefined()
     expect(engine.decide('webhooks.receive', 'POST', { webhook: 'orders' }, []).outcome).toMatchObject({ kind: 'fault' })
   })

@@ -2,6 +2,9 @@
 import { describe, expect, it } from 'vitest'
 import { formatActivation, parseActivations } from '../../src/kernel/scenarios/syntax.js'
 
+/** The target names the domains declare. */
+const TARGETS = new Set(['webhook', 'client'])
+
 describe('parseActivations', () => {
   it.each([
     ['latency', [{ name: 'latency', activation: {} }]],
@@ -10,7 +13,7 @@ describe('parseActivations', () => {
     [
       'webhook-queue-full:webhook=orders,latency:ms=10',
       [
-        { name: 'webhook-queue-full', activation: { webhook: 'orders' } },
+        { name: 'webhook-queue-full', activation: { targets: { webhook: 'orders' } } },
         { name: 'latency', activation: { params: { ms: '10' } } },
       ],
     ],
@@ -22,7 +25,11 @@ describe('parseActivations', () => {
       ],
     ],
   ])('%s', (text, expected) => {
-    expect(parseActivations(text, 'test')).toEqual(expected)
+    expect(parseActivations(text, 'test', TARGETS)).toEqual(expected)
+  })
+
+  it('a key that is no target the domains declare is a parameter', () => {
+    expect(parseActivations('latency:client=ci', 'test', new Set(['webhook']))).toEqual([{ name: 'latency', activation: { params: { client: 'ci' } } }])
   })
 
   it.each([
@@ -31,12 +38,12 @@ describe('parseActivations', () => {
     ['Latency', /"Latency" is not a scenario name/],
     ['latency:=5', /is not key=value/],
   ])('refuses %s', (text, message) => {
-    expect(() => parseActivations(text, 'test')).toThrow(message)
+    expect(() => parseActivations(text, 'test', TARGETS)).toThrow(message)
   })
 
   it('round-trips through formatActivation', () => {
-    const text = formatActivation('flaky', { params: { rate: 0.5 }, times: 2, webhook: 'orders' })
+    const text = formatActivation('flaky', { params: { rate: 0.5 }, times: 2, targets: { webhook: 'orders' } })
     expect(text).toBe('flaky:rate=0.5,times=2,webhook=orders')
-    expect(parseActivations(text, 'test')).toEqual([{ name: 'flaky', activation: { params: { rate: '0.5' }, times: 2, webhook: 'orders' } }])
+    expect(parseActivations(text, 'test', TARGETS)).toEqual([{ name: 'flaky', activation: { params: { rate: '0.5' }, times: 2, targets: { webhook: 'orders' } } }])
   })
 })

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { MultipartParser } from '../../src/webhooks/multipart.js'
-import { WebhookError } from '../../src/webhooks/errors.js'
+import { WebhookError } from '../../src/webhooks/wire.js'
 
 async function serialise(form: FormData): Promise<{ boundary: string; body: Buffer }> {
   const request = new Request('http://x/', { method: 'POST', body: form })

@@ -5,12 +5,13 @@
  * without HTTP, as the token endpoint would.
  */
 import type { Clock } from '../../kernel/clock.js'
-import { ControlError } from '../../kernel/errors.js'
+import { InvalidInputError, NotFoundError } from '../../kernel/errors.js'
+import { DEFAULT_LOGIN } from '../constants.js'
 import { type ClientInfo, describeClient } from './clients.js'
 import type { ConsentInfo } from './consents.js'
-import type { OAuthDomain } from './domain.js'
 import { grantScopes } from './scopes.js'
-import type { TokenResponse } from './tokens.js'
+import type { OAuthServer } from './server.js'
+import type { TokenResponse } from './wire.js'
 
 export interface CreatedClient extends ClientInfo {
   /** Shown here only, as on the platform. */
@@ -35,7 +36,7 @@ export interface OAuthClientsApi {
 }
 
 export interface OAuthConsentsApi {
-  /** The clients the user consented to; unknown user: ControlError 404. */
+  /** The clients the user consented to; unknown user: NotFoundError (404). */
   list(userId: string): ConsentInfo[]
   /** Revokes the consent: that client's refresh tokens for this user stop working. */
   revoke(userId: string, clientId: string): boolean
@@ -48,9 +49,10 @@ export interface OAuthApi {
   issueToken(input: IssueTokenInput): Promise<TokenResponse>
 }
 
-const newSecret = (domain: OAuthDomain): string => domain.ids.token(40)
+const newSecret = (domain: OAuthServer): string => domain.ids.token(40)
 
-export function oauthApi(domain: OAuthDomain, clock: Clock): OAuthApi {
+/** The OAuth operations; `changed` tells watchers (the dashboard) when one of them changed something. */
+export function oauthApi(domain: OAuthServer, clock: Clock, changed: () => void): OAuthApi {
   const { clients, consents, deps } = domain
   return {
     clients: {
@@ -61,21 +63,24 @@ export function oauthApi(domain: OAuthDomain, clock: Clock): OAuthApi {
       },
       create: async (input) => {
         const client = await clients.create(input, { uuid: () => domain.ids.uuid(), secret: () => newSecret(domain) })
+        changed()
         return { ...describeClient(client), clientSecret: client.clientSecret }
       },
       delete: (clientId) => {
         const deleted = clients.delete(clientId)
         if (deleted) consents.forgetClient(clientId)
+        changed()
         return deleted
       },
       regenerateSecret: async (clientId) => {
         const client = await clients.regenerateSecret(clientId, newSecret(domain))
+        changed()
         return { clientId: client.clientId, clientSecret: client.clientSecret }
       },
     },
     consents: {
       list: (userId) => {
-        if (!deps.directory.user(userId)) throw new ControlError(404, `No user ${userId}.`, 'userId', 'ERR_NOT_FOUND')
+        if (!deps.directory.user(userId)) throw new NotFoundError(`No user ${userId}.`, 'userId')
         return consents.ofUser(userId).map((c) => ({
           clientId: c.clientId,
           clientName: clients.get(c.clientId)?.name ?? c.clientId,
@@ -83,20 +88,24 @@ export function oauthApi(domain: OAuthDomain, clock: Clock): OAuthApi {
           grantedAt: c.grantedAt,
         }))
       },
-      revoke: (userId, clientId) => consents.revoke(userId, clientId),
+      revoke: (userId, clientId) => {
+        const revoked = consents.revoke(userId, clientId)
+        changed()
+        return revoked
+      },
     },
     issueToken: async (input) => {
       const client = clients.get(input.clientId)
-      if (!client) throw new ControlError(404, `No OAuth client ${input.clientId}.`, 'clientId', 'ERR_NOT_FOUND')
+      if (!client) throw new NotFoundError(`No OAuth client ${input.clientId}.`, 'clientId')
       const requested = input.scope === undefined ? undefined : typeof input.scope === 'string' ? input.scope.split(' ').filter((s) => s !== '') : [...input.scope]
       const granted = grantScopes(requested, client.scopes)
-      if ('problem' in granted) throw new ControlError(400, granted.problem, 'scope')
+      if ('problem' in granted) throw new InvalidInputError(granted.problem, 'scope')
       let userId: string | undefined
       if (client.grantType === 'authorization_code') {
-        userId = input.userId ?? 'alice'
-        if (!deps.directory.user(userId)) throw new ControlError(400, `No user ${userId}.`, 'userId')
+        userId = input.userId ?? DEFAULT_LOGIN
+        if (!deps.directory.user(userId)) throw new InvalidInputError(`No user ${userId}.`, 'userId')
       } else if (input.userId !== undefined) {
-        throw new ControlError(400, `Client ${client.clientId} uses client credentials: its tokens act as the client, not for a user. Leave userId out.`, 'userId')
+        throw new InvalidInputError(`Client ${client.clientId} uses client credentials: its tokens act as the client, not for a user. Leave userId out.`, 'userId')
       }
       const settings = domain.runSettings()
       return await domain.issuer.issue(

@@ -7,19 +7,19 @@
  * they already consented to these scopes; the `consent-denied` setting answers as a Deny.
  */
 import type { RequestContext } from '../../kernel/route.js'
-import { reply } from '../../kernel/http.js'
+import { empty, type Reply } from '../../kernel/reply.js'
+import { DEFAULT_LOGIN } from '../constants.js'
 import type { Directory, User } from '../directory.js'
 import { authSettings } from '../settings.js'
 import type { ClientRegistry, OAuthClient } from './clients.js'
-import type { CodeStore } from './codes.js'
+import type { CodeStore } from './single-use-store.js'
 import type { ConsentStore } from './consents.js'
-import { AuthorizePageError, AuthorizeRedirectError, type AuthorizeErrorCode } from './errors.js'
+import { AuthorizePageError, AuthorizeRedirectError, type AuthorizeErrorCode } from './wire.js'
 import { consentPage } from './pages.js'
 import { matchRedirectUri, redirectTo } from './redirect-uris.js'
 import { grantScopes, parseScopeParam } from './scopes.js'
 
 const PKCE_CHALLENGE = /^[A-Za-z0-9._~-]{43,128}$/
-export const DEFAULT_LOGIN = 'alice'
 
 export interface AuthorizeDeps {
   readonly clients: ClientRegistry
@@ -36,7 +36,7 @@ type Params = ReadonlyMap<string, string>
 /** The parameters posted back by the consent page, besides the decision. */
 const FORWARDED = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'login_hint'] as const
 
-export async function authorize(ctx: RequestContext, params: Params, deps: AuthorizeDeps, decision?: string): Promise<Response> {
+export async function authorize(ctx: RequestContext, params: Params, deps: AuthorizeDeps, decision?: string): Promise<Reply> {
   const client = findClient(params, deps.clients)
   ctx.identity = `OAuth client ${client.clientId}`
   const match = matchRedirectUri(client.redirectUris, params.get('redirect_uri'))
@@ -85,7 +85,7 @@ export async function authorize(ctx: RequestContext, params: Params, deps: Autho
     },
     ctx.receivedAt,
   )
-  return reply(null, { status: 302, headers: { location: redirectTo(match.uri, { code: code.code, state }), 'cache-control': 'no-store' } })
+  return empty(302, { location: redirectTo(match.uri, { code: code.code, state }), 'cache-control': 'no-store' })
 }
 
 function findClient(params: Params, clients: ClientRegistry): OAuthClient {
@@ -127,8 +127,8 @@ export async function authorizeParams(ctx: RequestContext): Promise<{ params: Ma
   const params = new Map<string, string>()
   for (const [name, value] of ctx.url.searchParams) if (value !== '' && !params.has(name)) params.set(name, value)
   let decision: string | undefined
-  if (ctx.request.method === 'POST') {
-    const text = await ctx.request.text()
+  if (ctx.method === 'POST') {
+    const text = (await ctx.body?.text()) ?? ''
     for (const [name, value] of new URLSearchParams(text)) {
       if (name === 'decision') decision = value
       else if (value !== '' && !params.has(name)) params.set(name, value)

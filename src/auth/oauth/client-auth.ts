@@ -7,7 +7,7 @@
 import type { RequestContext } from '../../kernel/route.js'
 import { authSettings } from '../settings.js'
 import type { ClientRegistry, OAuthClient } from './clients.js'
-import { invalidClient, invalidRequest } from './errors.js'
+import { invalidClient, invalidRequest } from './wire.js'
 import type { TokenParams } from './token-request.js'
 
 const BASIC = /^basic\s+/i
@@ -41,7 +41,7 @@ export function authenticateClient(ctx: RequestContext, params: TokenParams, cli
 }
 
 function presentedCredentials(ctx: RequestContext, params: TokenParams): Presented {
-  const header = ctx.request.headers.get('authorization')?.trim()
+  const header = ctx.headers.get('authorization')?.trim()
   const bodyId = params.get('client_id')
   const bodySecret = params.get('client_secret')
   if (header) {

@@ -5,7 +5,7 @@
  * old one fail at once. Records are replaced, never mutated, so a reset restores them cheaply.
  */
 import { z } from 'zod'
-import { ControlError } from '../../kernel/errors.js'
+import { ConflictError, InvalidInputError, NotFoundError } from '../../kernel/errors.js'
 import type { FixtureSection } from '../../kernel/fixtures.js'
 import { IndexedCollection } from '../../kernel/store.js'
 import { firstProblem } from '../../kernel/validation.js'
@@ -86,11 +86,11 @@ export class ClientRegistry {
     const parsed = CreateClientBody.safeParse(input)
     if (!parsed.success) {
       const problem = firstProblem(parsed.error)
-      throw new ControlError(400, `Invalid OAuth client: ${problem.path || 'body'}: ${problem.rule}`, problem.path || undefined)
+      throw new InvalidInputError(`Invalid OAuth client: ${problem.path || 'body'}: ${problem.rule}`, problem.path || undefined)
     }
     const { clientId, ...fields } = parsed.data
     const id = clientId ?? ids.uuid()
-    if (this.clients.has(id)) throw new ControlError(409, `An OAuth client with the id ${id} exists already.`, 'clientId', 'ERR_CONFLICT')
+    if (this.clients.has(id)) throw new ConflictError(`An OAuth client with the id ${id} exists already.`, 'clientId')
     return await this.clients.insert({ clientId: id, clientSecret: ids.secret(), ...fields })
   }
 
@@ -106,7 +106,7 @@ export class ClientRegistry {
 
   require(clientId: string): OAuthClient {
     const client = this.get(clientId)
-    if (!client) throw new ControlError(404, `No OAuth client ${clientId}.`, 'clientId', 'ERR_NOT_FOUND')
+    if (!client) throw new NotFoundError(`No OAuth client ${clientId}.`, 'clientId')
     return client
   }
 }

@@ -3,7 +3,7 @@
  * the team origin) and `/.well-known/jwks.json`. The metadata lists only what svc-mock implements:
  * no id_token, userinfo or revocation endpoint is claimed.
  */
-import { json } from '../../kernel/http.js'
+import { json, type Reply } from '../../kernel/reply.js'
 import { GRANT_TYPES, AUTH_METHODS } from './clients.js'
 import { SCOPE_NAMES } from './scopes.js'
 
@@ -35,6 +35,6 @@ export function discoveryDocument(issuer: string): DiscoveryDocument {
   }
 }
 
-export function discoveryResponse(issuer: string): Response {
+export function discoveryResponse(issuer: string): Reply {
   return json(discoveryDocument(issuer))
 }

@@ -3,7 +3,7 @@
  * an Allow/Deny form that posts back to the authorize endpoint) and the error page shown instead
  * of redirecting when the client or its redirect URI cannot be trusted.
  */
-import { html } from '../../kernel/http.js'
+import { html, type Reply } from '../../kernel/reply.js'
 import { describeScope } from './scopes.js'
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:34rem;margin:3rem auto;padding:0 1rem;color:#1b1f24}
@@ -28,7 +28,7 @@ export interface ConsentPageInput {
   readonly fields: Readonly<Record<string, string>>
 }
 
-export function consentPage(input: ConsentPageInput): Response {
+export function consentPage(input: ConsentPageInput): Reply {
   const hidden = Object.entries(input.fields)
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('')
@@ -43,7 +43,7 @@ export function consentPage(input: ConsentPageInput): Response {
   return html(page(`Consent: ${input.clientName}`, body), { status: 200, headers: { 'cache-control': 'no-store' } })
 }
 
-export function errorPage(status: number, title: string, message: string): Response {
+export function errorPage(status: number, title: string, message: string): Reply {
   const body = `<div class="error"><h1>${escapeHtml(title)}</h1><p id="message">${escapeHtml(message)}</p></div>`
   return html(page(title, body), { status, headers: { 'cache-control': 'no-store' } })
 }

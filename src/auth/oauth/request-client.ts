@@ -6,11 +6,14 @@
  * route runs; the route itself still authenticates everything.
  */
 
+import type { TargetSource } from '../../kernel/domain.js'
+
 const BASIC = /^basic\s+/i
 const BEARER = /^bearer\s+/i
 
-export async function requestClientId(request: Request, url: URL): Promise<string | undefined> {
-  const header = request.headers.get('authorization')?.trim() ?? ''
+export async function requestClientId(request: TargetSource): Promise<string | undefined> {
+  const { headers, url, body } = request
+  const header = headers.get('authorization')?.trim() ?? ''
   if (BASIC.test(header)) {
     try {
       const decoded = Buffer.from(header.replace(BASIC, ''), 'base64').toString('utf8')
@@ -33,10 +36,12 @@ export async function requestClientId(request: Request, url: URL): Promise<strin
   }
   const fromQuery = url.searchParams.get('client_id')
   if (fromQuery) return fromQuery
-  const type = (request.headers.get('content-type') ?? '').toLowerCase()
-  if (!request.body || !(type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/form-data'))) return undefined
+  const contentType = headers.get('content-type') ?? ''
+  const type = contentType.toLowerCase()
+  if (!body || !(type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/form-data'))) return undefined
   try {
-    const form = await request.clone().formData()
+    // The body keeps what it read: the route reads it again from memory.
+    const form = await body.formData(contentType)
     const value = form.get('client_id')
     return typeof value === 'string' ? value : undefined
   } catch {

@@ -4,8 +4,10 @@
  * all three), with RFC 6749's rules: a parameter sent twice is an error, an empty one counts as
  * absent. The parsed form is what the journal records (secrets redacted there).
  */
+import { PayloadTooLargeError } from '../../kernel/errors.js'
+import type { RequestBody } from '../../kernel/request.js'
 import type { RequestContext } from '../../kernel/route.js'
-import { invalidRequest } from './errors.js'
+import { invalidRequest } from './wire.js'
 
 export type TokenParams = ReadonlyMap<string, string>
 
@@ -24,19 +26,21 @@ export async function readTokenParams(ctx: RequestContext): Promise<TokenParams>
     add(name, value, 'query string')
   }
 
-  const type = (ctx.request.headers.get('content-type') ?? '').toLowerCase()
-  const raw = ctx.request.body ? await readBody(ctx, type) : []
+  const header = ctx.headers.get('content-type') ?? ''
+  const raw = ctx.body ? await readBody(ctx.body, header) : []
   for (const [name, value] of raw) add(name, value, seenInQuery.has(name) ? 'in the query string and the body' : 'body')
   ctx.journalBody = Object.fromEntries(params)
   return params
 }
 
-async function readBody(ctx: RequestContext, type: string): Promise<Array<[string, string]>> {
+async function readBody(body: RequestBody, header: string): Promise<Array<[string, string]>> {
+  const type = header.toLowerCase()
   if (type.startsWith('multipart/form-data')) {
     let form: FormData
     try {
-      form = await ctx.request.formData()
-    } catch {
+      form = await body.formData(header)
+    } catch (error) {
+      if (error instanceof PayloadTooLargeError) throw error
       throw invalidRequest('The multipart/form-data body cannot be read. Check the boundary and the parts.')
     }
     const out: Array<[string, string]> = []
@@ -46,7 +50,7 @@ async function readBody(ctx: RequestContext, type: string): Promise<Array<[strin
     }
     return out
   }
-  const text = await ctx.request.text()
+  const text = await body.text()
   if (text === '') return []
   if (type.startsWith('application/x-www-form-urlencoded') || type === '') {
     const seen = new Set<string>()

@@ -1,20 +1,12 @@
 /**
  * Access tokens: JWTs signed with the current algorithm's key, carrying `iss` (the auth origin),
  * `sub` (the client id, or the user id for the code grant), `aud` (the base origin), `client_id`,
- * `scope` (space-separated), `iat`, `exp` and `jti`. Also the token response body, the same for
- * every grant: `{access_token, scope, token_type: "Bearer", expires_in}` (+ `refresh_token`).
+ * `scope` (space-separated), `iat`, `exp` and `jti`, issued with the token response of wire.ts.
  */
 import { SignJWT } from 'jose'
 import type { TokenAlgorithm } from '../settings.js'
 import type { SigningKeys } from './keys.js'
-
-export interface TokenResponse {
-  access_token: string
-  scope: string
-  token_type: 'Bearer'
-  expires_in: number
-  refresh_token?: string
-}
+import type { TokenResponse } from './wire.js'
 
 export interface AccessTokenGrant {
   readonly clientId: string

@@ -8,7 +8,7 @@
 import { decodeProtectedHeader, errors, jwtVerify } from 'jose'
 import type { RequestContext } from '../../kernel/route.js'
 import type { Directory } from '../directory.js'
-import { ApiAccessError } from '../errors.js'
+import { ApiAccessError } from '../wire.js'
 import type { BearerVerifier, Identity } from '../gate.js'
 import { authSettings } from '../settings.js'
 import type { ClientRegistry } from './clients.js'

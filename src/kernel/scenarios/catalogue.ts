@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { ScenarioError, UnknownScenarioError } from '../errors.js'
+import { type RouteDefinition, routeMatches } from '../route.js'
 import { isPlainObject } from '../settings.js'
 import { firstProblem, type ValidationProblem } from '../validation.js'
 import { type ParamSpec, type ParamValue, type ScenarioFile, ScenarioFileSchema } from './schema.js'
@@ -91,6 +92,25 @@ export class ScenarioCatalogue {
 
   list(): ScenarioDefinition[] {
     return this.names().map((name) => this.get(name))
+  }
+
+  /** A scenario rule asking for a domain error that no route it targets knows is refused at start. */
+  checkErrors(routes: readonly RouteDefinition[]): void {
+    for (const definition of this.list()) {
+      for (const [index, rule] of (definition.rules ?? []).entries()) {
+        if (rule.error === undefined) continue
+        const selectors = typeof rule.route === 'string' ? [rule.route] : rule.route
+        const targeted = routes.filter((r) => !r.control && selectors.some((s) => routeMatches(s, r.id)))
+        if (!targeted.some((r) => r.scenarioErrors?.includes(rule.error ?? ''))) {
+          const known = [...new Set(targeted.flatMap((r) => r.scenarioErrors ?? []))]
+          throw new ScenarioError(
+            definition.source,
+            `rules[${index}].error`,
+            `no route it targets knows the error "${rule.error}"${known.length > 0 ? ` (they know: ${known.join(', ')})` : ''}`,
+          )
+        }
+      }
+    }
   }
 
   /** The parameters of an activation: given values checked against the specs, defaults filled in. */

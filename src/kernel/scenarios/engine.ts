@@ -10,7 +10,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { ScenarioError } from '../errors.js'
-import { routeMatches } from '../journal.js'
+import { routeMatches } from '../route.js'
 import { mergeSettings, isPlainObject, type SettingsTree } from '../settings.js'
 import { type ScenarioCatalogue, type ScenarioDefinition, fillParams } from './catalogue.js'
 import { SeededIds } from '../ids.js'
@@ -18,17 +18,15 @@ import { FAULTS, type Fault, type ParamValue, type ScenarioRule } from './schema
 
 export type ScenarioLevel = 'run' | 'test' | 'request'
 
-export interface ScenarioActivation {
+export interface Activation {
   /** On for the next N requests it touches, then off. Default: until switched off. */
   times?: number
   /** Parameters declared by the scenario (`ms` for `latency`). */
   params?: Record<string, ParamValue>
-  /** Only requests to this webhook (its id). */
-  webhook?: string
-  /** Only requests made by this OAuth client (its client id). */
-  client?: string
   /** Only requests to this route (id or `prefix.*`). */
   route?: string
+  /** Only requests with these targets, by the names the domains declare (a webhook, a client, …). */
+  targets?: Readonly<Record<string, string>>
 }
 
 export interface ActiveScenario {
@@ -36,7 +34,8 @@ export interface ActiveScenario {
   readonly name: string
   readonly level: ScenarioLevel
   readonly params: Readonly<Record<string, ParamValue>>
-  readonly target: Readonly<Pick<ScenarioActivation, 'webhook' | 'client' | 'route'>>
+  /** What it is aimed at: `route` and the domains' targets, by name. */
+  readonly target: Readonly<Record<string, string>>
   readonly rules: readonly ResolvedRule[]
   readonly settings: SettingsTree | undefined
   readonly routes: readonly string[]
@@ -81,10 +80,8 @@ export interface ScenarioDecision {
   readonly usedUp: readonly string[]
 }
 
-export interface RequestTargets {
-  webhook?: string | undefined
-  client?: string | undefined
-}
+/** A request's targets, by name (read only for the names some active scenario is aimed at). */
+export type RequestTargets = Readonly<Record<string, string | undefined>>
 
 export interface ScenarioListing {
   name: string
@@ -123,7 +120,7 @@ export class ScenarioEngine {
    * Switches a scenario on: inside a `boundary()` for that boundary only, otherwise for the run.
    * Switching on a scenario that is already on replaces its activation.
    */
-  use(name: string, activation: ScenarioActivation = {}): ActiveScenario {
+  use(name: string, activation: Activation = {}): ActiveScenario {
     const store = this.#als.getStore()
     const level: ScenarioLevel = store ? 'test' : 'run'
     const active = this.activate(name, activation, level)
@@ -224,7 +221,7 @@ export class ScenarioEngine {
   }
 
   /** Builds an activation without switching it on (used for per-request scenarios). */
-  activate(name: string, activation: ScenarioActivation, level: ScenarioLevel): ActiveScenario {
+  activate(name: string, activation: Activation, level: ScenarioLevel): ActiveScenario {
     const definition = this.catalogue.get(name)
     const params = this.catalogue.fillDefaults(definition, activation.params ?? {})
     const times = activation.times
@@ -238,11 +235,7 @@ export class ScenarioEngine {
       name,
       level,
       params,
-      target: {
-        ...(activation.webhook === undefined ? {} : { webhook: activation.webhook }),
-        ...(activation.client === undefined ? {} : { client: activation.client }),
-        ...(activation.route === undefined ? {} : { route: activation.route }),
-      },
+      target: { ...activation.targets, ...(activation.route === undefined ? {} : { route: activation.route }) },
       rules,
       settings: isPlainObject(settings) ? settings : undefined,
       routes: routesOf(definition, rules),
@@ -252,9 +245,13 @@ export class ScenarioEngine {
     }
   }
 
-  /** Whether a scenario on here targets one OAuth client (then the dispatcher finds the request's). */
-  targetsClient(perRequest: readonly ActiveScenario[]): boolean {
-    return perRequest.some((s) => s.target.client !== undefined) || this.active().some((s) => s.target.client !== undefined)
+  /** The target names the scenarios on here are aimed at (the pipeline reads only those from a request). */
+  targetNames(perRequest: readonly ActiveScenario[]): Set<string> {
+    const names = new Set<string>()
+    for (const scenario of [...this.active(), ...perRequest]) {
+      for (const name of Object.keys(scenario.target)) if (name !== 'route') names.add(name)
+    }
+    return names
   }
 
   /**
@@ -407,9 +404,8 @@ function routesOf(definition: ScenarioDefinition, rules: readonly ResolvedRule[]
 
 function touches(scenario: ActiveScenario, routeId: string, targets: RequestTargets): boolean {
   if (!scenario.routes.some((r) => routeMatches(r, routeId))) return false
-  const { webhook, client, route } = scenario.target
-  if (route !== undefined && !routeMatches(route, routeId)) return false
-  if (webhook !== undefined && targets.webhook !== webhook) return false
-  if (client !== undefined && targets.client !== client) return false
+  for (const [name, wanted] of Object.entries(scenario.target)) {
+    if (name === 'route' ? !routeMatches(wanted, routeId) : targets[name] !== wanted) return false
+  }
   return true
 }

@@ -5,23 +5,22 @@
  *   name[:key=value[,key=value]…][,name…]
  *
  * e.g. `latency:ms=2000`, `flaky:rate=0.5,seed=7,times=3`, `webhook-queue-full:webhook=orders,latency`.
- * `times`, `webhook`, `client` and `route` set the activation; every other key is a parameter.
- * A comma-separated item without `=` starts the next scenario.
+ * `times`, `route` and the target names the domains declare (`webhook`, `client`) set the
+ * activation; every other key is a parameter. A comma-separated item without `=` starts the next
+ * scenario.
  */
 import { ScenarioError } from '../errors.js'
-import type { ScenarioActivation } from './engine.js'
+import type { Activation } from './engine.js'
 
 /** Scenario names: lower-case letters, digits and dashes. */
 export const SCENARIO_NAME = /^[a-z0-9][a-z0-9-]*$/
 
 export interface ParsedActivation {
   name: string
-  activation: ScenarioActivation
+  activation: Activation
 }
 
-const TARGET_KEYS = new Set(['webhook', 'client', 'route'])
-
-export function parseActivations(text: string, source: string): ParsedActivation[] {
+export function parseActivations(text: string, source: string, targets: ReadonlySet<string>): ParsedActivation[] {
   const out: ParsedActivation[] = []
   for (const raw of text.split(',')) {
     const item = raw.trim()
@@ -32,15 +31,15 @@ export function parseActivations(text: string, source: string): ParsedActivation
       const name = colon === -1 ? item : item.slice(0, colon)
       if (!SCENARIO_NAME.test(name)) throw new ScenarioError(source, '', `"${name}" is not a scenario name`)
       out.push({ name, activation: {} })
-      if (colon !== -1) addSetting(out, item.slice(colon + 1), source)
+      if (colon !== -1) addSetting(out, item.slice(colon + 1), source, targets)
     } else {
-      addSetting(out, item, source)
+      addSetting(out, item, source, targets)
     }
   }
   return out
 }
 
-function addSetting(out: ParsedActivation[], pair: string, source: string): void {
+function addSetting(out: ParsedActivation[], pair: string, source: string, targets: ReadonlySet<string>): void {
   const current = out[out.length - 1]
   if (!current) throw new ScenarioError(source, '', `"${pair}" comes before any scenario name`)
   const eq = pair.indexOf('=')
@@ -53,20 +52,20 @@ function addSetting(out: ParsedActivation[], pair: string, source: string): void
       throw new ScenarioError(source, `${current.name}.times`, `must be a whole number >= 1, got "${value}"`)
     }
     current.activation.times = times
-  } else if (TARGET_KEYS.has(key)) {
-    current.activation[key as 'webhook' | 'client' | 'route'] = value
+  } else if (key === 'route') {
+    current.activation.route = value
+  } else if (targets.has(key)) {
+    current.activation.targets = { ...current.activation.targets, [key]: value }
   } else {
     current.activation.params = { ...current.activation.params, [key]: value }
   }
 }
 
-export function formatActivation(name: string, activation: ScenarioActivation): string {
+export function formatActivation(name: string, activation: Activation): string {
   const parts: string[] = []
   for (const [key, value] of Object.entries(activation.params ?? {})) parts.push(`${key}=${String(value)}`)
   if (activation.times !== undefined) parts.push(`times=${activation.times}`)
-  for (const key of TARGET_KEYS) {
-    const value = activation[key as 'webhook' | 'client' | 'route']
-    if (value !== undefined) parts.push(`${key}=${value}`)
-  }
+  for (const [key, value] of Object.entries(activation.targets ?? {})) parts.push(`${key}=${value}`)
+  if (activation.route !== undefined) parts.push(`route=${activation.route}`)
   return parts.length === 0 ? name : `${name}:${parts.join(',')}`
 }

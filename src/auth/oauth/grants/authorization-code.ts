@@ -6,9 +6,9 @@
  * The `state` parameter the platform's example sends is accepted and not checked.
  */
 import { createHash } from 'node:crypto'
-import { invalidGrant, invalidRequest, unauthorizedClient } from '../errors.js'
-import type { AuthorizationCode } from '../codes.js'
-import type { TokenResponse } from '../tokens.js'
+import { invalidGrant, invalidRequest, unauthorizedClient } from '../wire.js'
+import type { AuthorizationCode } from '../single-use-store.js'
+import type { TokenResponse } from '../wire.js'
 import { type GrantRequest, type GrantServices, accessToken, withRefreshToken } from './grant.js'
 
 export async function authorizationCodeGrant(request: GrantRequest, services: GrantServices): Promise<TokenResponse> {

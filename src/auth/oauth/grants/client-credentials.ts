@@ -3,9 +3,9 @@
  * the client's permissions and the requested scopes (all of the client's when none are asked).
  * No refresh token: a client runs the grant again when its token expires.
  */
-import { invalidScope, unauthorizedClient } from '../errors.js'
+import { invalidScope, unauthorizedClient } from '../wire.js'
 import { grantScopes, parseScopeParam } from '../scopes.js'
-import type { TokenResponse } from '../tokens.js'
+import type { TokenResponse } from '../wire.js'
 import { type GrantRequest, type GrantServices, accessToken } from './grant.js'
 
 export async function clientCredentialsGrant(request: GrantRequest, services: GrantServices): Promise<TokenResponse> {

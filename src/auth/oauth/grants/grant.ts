@@ -6,11 +6,11 @@ import type { RequestContext } from '../../../kernel/route.js'
 import type { Directory } from '../../directory.js'
 import type { AuthSettings } from '../../settings.js'
 import type { OAuthClient } from '../clients.js'
-import type { CodeStore } from '../codes.js'
 import type { ConsentStore } from '../consents.js'
-import type { RefreshTokenStore } from '../refresh-tokens.js'
+import type { CodeStore, RefreshTokenStore } from '../single-use-store.js'
 import type { TokenParams } from '../token-request.js'
-import type { AccessTokenGrant, TokenIssuer, TokenResponse } from '../tokens.js'
+import type { AccessTokenGrant, TokenIssuer } from '../tokens.js'
+import type { TokenResponse } from '../wire.js'
 
 export interface GrantRequest {
   readonly ctx: RequestContext

@@ -4,9 +4,9 @@
  * the token is unknown, used, expired (30 days), another client's, or its consent was revoked.
  * `scope` may narrow the access token's scopes, never widen them.
  */
-import { invalidGrant, invalidRequest, invalidScope, unauthorizedClient } from '../errors.js'
+import { invalidGrant, invalidRequest, invalidScope, unauthorizedClient } from '../wire.js'
 import { parseScopeParam } from '../scopes.js'
-import type { TokenResponse } from '../tokens.js'
+import type { TokenResponse } from '../wire.js'
 import { type GrantRequest, type GrantServices, accessToken, withRefreshToken } from './grant.js'
 
 export async function refreshTokenGrant(request: GrantRequest, services: GrantServices): Promise<TokenResponse> {

@@ -4,30 +4,30 @@
  * `auth.jwks`) and the access-token verifier it plugs into the API access gate. Ids, secrets,
  * codes and refresh tokens come from its own seeded generator, so runs are repeatable.
  */
-import { SeededIds } from '../../kernel/ids.js'
-import { json } from '../../kernel/http.js'
 import type { Sourced } from '../../kernel/fixtures.js'
+import { SeededIds } from '../../kernel/ids.js'
+import { json, type Reply } from '../../kernel/reply.js'
 import type { RequestContext, RouteDefinition } from '../../kernel/route.js'
 import { type SettingsTree, readSection } from '../../kernel/settings.js'
+import { FORM_BODY_LIMIT } from '../constants.js'
 import type { Directory } from '../directory.js'
 import type { AccessGate } from '../gate.js'
 import { AuthSettings, authSettings } from '../settings.js'
 import { authorize, authorizeParams } from './authorize.js'
 import { authenticateClient } from './client-auth.js'
 import { ClientRegistry, type OAuthClient } from './clients.js'
-import { CodeStore } from './codes.js'
 import { ConsentStore } from './consents.js'
 import { discoveryResponse } from './discovery.js'
-import { NO_STORE, TOKEN_SCENARIO_ERRORS, invalidRequest, tokenScenarioError, unsupportedGrantType } from './errors.js'
 import { authorizationCodeGrant } from './grants/authorization-code.js'
 import { clientCredentialsGrant } from './grants/client-credentials.js'
 import type { GrantHandler, GrantServices } from './grants/grant.js'
 import { refreshTokenGrant } from './grants/refresh-token.js'
 import { type SigningKeyFixture, SigningKeys } from './keys.js'
-import { RefreshTokenStore } from './refresh-tokens.js'
+import { codeStore, refreshTokenStore } from './single-use-store.js'
 import { readTokenParams } from './token-request.js'
 import { TokenIssuer } from './tokens.js'
 import { accessTokenVerifier } from './verify.js'
+import { NO_STORE, TOKEN_SCENARIO_ERRORS, invalidRequest, tokenScenarioError, unsupportedGrantType } from './wire.js'
 
 const GRANTS: Readonly<Record<string, GrantHandler>> = {
   client_credentials: clientCredentialsGrant,
@@ -35,7 +35,7 @@ const GRANTS: Readonly<Record<string, GrantHandler>> = {
   refresh_token: refreshTokenGrant,
 }
 
-export interface OAuthDeps {
+export interface OAuthServerDeps {
   readonly gate: AccessGate
   readonly directory: Directory
   readonly authUrl: string
@@ -45,18 +45,18 @@ export interface OAuthDeps {
   readonly settings: () => SettingsTree
 }
 
-export class OAuthDomain {
+export class OAuthServer {
   readonly clients = new ClientRegistry()
   readonly consents = new ConsentStore()
-  readonly codes = new CodeStore()
-  readonly refreshTokens = new RefreshTokenStore()
+  readonly codes = codeStore()
+  readonly refreshTokens = refreshTokenStore()
   readonly keys = new SigningKeys()
   readonly issuer: TokenIssuer
-  readonly deps: OAuthDeps
+  readonly deps: OAuthServerDeps
   readonly ids: SeededIds
   readonly #services: GrantServices
 
-  constructor(deps: OAuthDeps) {
+  constructor(deps: OAuthServerDeps) {
     this.deps = deps
     // A generator of its own (from the run's seed), so OAuth traffic never shifts other domains' ids.
     this.ids = new SeededIds((deps.seed ^ 0x0a0a7001) >>> 0)
@@ -88,8 +88,8 @@ export class OAuthDomain {
     this.ids.reset()
     await this.clients.clients.reset()
     await this.consents.consents.reset()
-    await this.codes.codes.reset()
-    await this.refreshTokens.tokens.reset()
+    await this.codes.reset()
+    await this.refreshTokens.reset()
   }
 
   runSettings(): AuthSettings {
@@ -108,7 +108,7 @@ export class OAuthDomain {
         path: '/oauth2/token',
         origin: 'auth',
         summary: 'Token endpoint: client_credentials, authorization_code and refresh_token grants',
-        bodyLimit: 64 * 1024,
+        bodyLimit: FORM_BODY_LIMIT,
         secretResponse: true,
         resolve: (ctx) => this.#token(ctx),
         scenarioErrors: TOKEN_SCENARIO_ERRORS,
@@ -131,7 +131,7 @@ export class OAuthDomain {
         path: '/oauth2/authorize',
         origin: 'auth',
         summary: 'The consent page\'s form: Allow or Deny',
-        bodyLimit: 64 * 1024,
+        bodyLimit: FORM_BODY_LIMIT,
         resolve: async (ctx) => {
           const { params, decision } = await authorizeParams(ctx)
           return await authorize(ctx, params, this.#authorizeDeps(), decision)
@@ -156,7 +156,7 @@ export class OAuthDomain {
     ]
   }
 
-  async #token(ctx: RequestContext): Promise<Response> {
+  async #token(ctx: RequestContext): Promise<Reply> {
     const params = await readTokenParams(ctx)
     const client = authenticateClient(ctx, params, this.clients)
     const grantType = params.get('grant_type')

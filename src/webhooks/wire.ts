@@ -5,9 +5,9 @@
  * `Queue is full.`, `Action Flow failed to complete.`), the rest are svc-mock's decisions
  * (docs/assumptions.md, "Webhooks").
  */
-import { REASON_HEADER } from '../auth/errors.js'
+import { REASON_HEADER } from '../kernel/constants.js'
 import { HttpError } from '../kernel/errors.js'
-import { text } from '../kernel/http.js'
+import { type Reply, text } from '../kernel/reply.js'
 
 export const ACCEPTED_TEXT = 'Accepted'
 export const GONE_TEXT = 'Webhook not found.'
@@ -27,19 +27,20 @@ export const AUTHENTICATED_HEADER = 'x-service-authenticated'
 export type WebhookProblem = 'gone' | 'unauthorized' | 'malformed' | 'invalid' | 'queue-full' | 'method'
 
 /** A refusal of a webhook call: status and the gateway's text. */
-export class WebhookError extends HttpError {
+export class WebhookError extends HttpError<'ERR_WEBHOOK'> {
+  readonly code = 'ERR_WEBHOOK'
   readonly status: number
   readonly problem: WebhookProblem
   readonly body: string
   readonly reason: string | undefined
   constructor(problem: WebhookProblem, status: number, body: string, reason?: string) {
-    super('ERR_WEBHOOK', reason ?? body)
+    super(reason ?? body)
     this.problem = problem
     this.status = status
     this.body = body
     this.reason = reason
   }
-  toResponse(): Response {
+  toReply(): Reply {
     const headers: Record<string, string> = {}
     if (this.reason !== undefined) headers[REASON_HEADER] = headerSafe(this.reason)
     if (this.problem === 'method') headers.allow = `${CALL_METHODS.join(', ')}, OPTIONS`
@@ -60,31 +61,31 @@ export function validationFailed(problems: readonly string[]): WebhookError {
   return new WebhookError('invalid', 400, `Validation failed for ${problems.length} parameter(s). ${problems.join(' ')}`)
 }
 
-export function accepted(): Response {
+export function accepted(): Reply {
   return text(ACCEPTED_TEXT, { status: 200 })
 }
 
-export function flowFailed(): Response {
+export function flowFailed(): Reply {
   return text(FLOW_FAILED_TEXT, { status: 500 })
 }
 
-export function timedOut(): Response {
+export function timedOut(): Reply {
   return text(TIMED_OUT_TEXT, { status: 500 })
 }
 
 /** 413; the connection is closed after it, as gateways do, rather than kept to drain the rest of the upload. */
-export function tooLarge(): Response {
+export function tooLarge(): Reply {
   return text(TOO_LARGE_TEXT, { status: 413, headers: { connection: 'close' } })
 }
 
 /** CORS preflight: 200 `ok`. */
-export function preflight(request: Request): Response {
+export function preflight(headers: Headers): Reply {
   return text('ok', {
     status: 200,
     headers: {
       'access-control-allow-origin': '*',
       'access-control-allow-methods': CORS_METHODS,
-      'access-control-allow-headers': request.headers.get('access-control-request-headers') ?? '*',
+      'access-control-allow-headers': headers.get('access-control-request-headers') ?? '*',
       'access-control-max-age': '86400',
     },
   })

@@ -1,5 +1,6 @@
 /**
- * The token endpoint's wire format, in one place: RFC 6749 section 5.2 errors
+ * The OAuth server's wire format, in one place. The token endpoint: the token response
+ * `{access_token, scope, token_type: "Bearer", expires_in}` (+ `refresh_token`), RFC 6749 section 5.2 errors
  * `{"error": "...", "error_description": "..."}`, 400 except `invalid_client` (401 with
  * `WWW-Authenticate: Basic`), and `Cache-Control: no-store` on every answer. The factories
  * (`invalidGrant`, `invalidRequest`, …) keep call sites short and each description says what to fix.
@@ -8,7 +9,7 @@
  * its redirect URI cannot be trusted (never a redirect then).
  */
 import { HttpError } from '../../kernel/errors.js'
-import { json, reply } from '../../kernel/http.js'
+import { empty, json, type Reply } from '../../kernel/reply.js'
 import { errorPage } from './pages.js'
 import { redirectTo } from './redirect-uris.js'
 
@@ -21,24 +22,34 @@ export type OAuthErrorCode =
   | 'invalid_scope'
   | 'server_error'
 
+/** The token endpoint's answer, the same for every grant. */
+export interface TokenResponse {
+  access_token: string
+  scope: string
+  token_type: 'Bearer'
+  expires_in: number
+  refresh_token?: string
+}
+
 /** Headers of every token endpoint answer: tokens must never be cached. */
 export const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' } as const
 
 /** The realm named in `WWW-Authenticate: Basic` on `invalid_client`. */
 export const BASIC_CHALLENGE = 'Basic realm="oauth2/token", charset="UTF-8"'
 
-export class OAuthError extends HttpError {
+export class OAuthError extends HttpError<'ERR_OAUTH'> {
+  readonly code = 'ERR_OAUTH'
   readonly status: number
   readonly error: OAuthErrorCode
   readonly description: string
   constructor(error: OAuthErrorCode, description: string) {
-    super('ERR_OAUTH', `${error}: ${description}`)
+    super(`${error}: ${description}`)
     this.error = error
     this.description = description
     this.status = error === 'invalid_client' ? 401 : error === 'server_error' ? 500 : 400
   }
 
-  toResponse(): Response {
+  toReply(): Reply {
     const headers: Record<string, string> = { ...NO_STORE }
     if (this.error === 'invalid_client') headers['www-authenticate'] = BASIC_CHALLENGE
     return json({ error: this.error, error_description: this.description }, { status: this.status, headers })
@@ -56,12 +67,12 @@ export const serverError = (description: string): OAuthError => new OAuthError('
 /** Errors a scenario rule may ask the token endpoint for (`"error": "server-error"`). */
 export const TOKEN_SCENARIO_ERRORS = ['server-error', 'invalid-client', 'temporarily-unavailable'] as const
 
-export function tokenScenarioError(code: string, message: string | undefined): Response | undefined {
+export function tokenScenarioError(code: string, message: string | undefined): Reply | undefined {
   switch (code) {
     case 'server-error':
-      return serverError(message ?? 'The authorization server failed while issuing the token. Retry later.').toResponse()
+      return serverError(message ?? 'The authorization server failed while issuing the token. Retry later.').toReply()
     case 'invalid-client':
-      return invalidClient(message ?? 'Client authentication failed.').toResponse()
+      return invalidClient(message ?? 'Client authentication failed.').toReply()
     case 'temporarily-unavailable':
       return json(
         { error: 'temporarily_unavailable', error_description: message ?? 'The authorization server is temporarily unavailable. Retry later.' },
@@ -80,36 +91,38 @@ export type AuthorizeErrorCode =
   | 'invalid_scope'
 
 /** An authorize error answered by redirecting to the (already verified) redirect URI. */
-export class AuthorizeRedirectError extends HttpError {
+export class AuthorizeRedirectError extends HttpError<'ERR_AUTHORIZE_REDIRECT'> {
+  readonly code = 'ERR_AUTHORIZE_REDIRECT'
   readonly status = 302
   readonly error: AuthorizeErrorCode
   readonly description: string
   readonly redirectUri: string
   readonly state: string | undefined
   constructor(error: AuthorizeErrorCode, description: string, redirectUri: string, state: string | undefined) {
-    super('ERR_OAUTH', `${error}: ${description}`)
+    super(`${error}: ${description}`)
     this.error = error
     this.description = description
     this.redirectUri = redirectUri
     this.state = state
   }
 
-  toResponse(): Response {
+  toReply(): Reply {
     const location = redirectTo(this.redirectUri, { error: this.error, error_description: this.description, state: this.state })
-    return reply(null, { status: 302, headers: { location, 'cache-control': 'no-store' } })
+    return empty(302, { location, 'cache-control': 'no-store' })
   }
 }
 
 /** An authorize error shown as an HTML page: nothing proves the redirect URI is the client's. */
-export class AuthorizePageError extends HttpError {
+export class AuthorizePageError extends HttpError<'ERR_AUTHORIZE_PAGE'> {
+  readonly code = 'ERR_AUTHORIZE_PAGE'
   readonly status = 400
   readonly title: string
   constructor(title: string, message: string) {
-    super('ERR_OAUTH', message)
+    super(message)
     this.title = title
   }
 
-  toResponse(): Response {
+  toReply(): Reply {
     return errorPage(this.status, this.title, this.message)
   }
 }

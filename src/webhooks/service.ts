@@ -1,35 +1,19 @@
 /**
- * The inbound-webhooks domain: webhooks and their flows (store, fixtures), the intake routes at
- * `/hooks/{token}` (a call, and the CORS preflight), queues and executions, and the operations
- * the control plane and `emu.webhooks` offer: create, read, delete, update a flow, read or wait
- * for executions. A webhook's id is its address token; a default webhook's id is its name.
+ * The webhooks and their flows: the store (seeded from fixtures), the queues and the executions,
+ * and the operations `emu.webhooks` and the control plane offer: create, read, delete, update a
+ * flow, read or wait for executions. A webhook's id is its address token; a default webhook's id
+ * is its name.
  */
-import type { z } from 'zod'
-import type { AccessGate } from '../auth/gate.js'
 import type { Clock } from '../kernel/clock.js'
-import { ControlError, FixtureError } from '../kernel/errors.js'
+import { DEFAULT_WAIT_MS } from '../kernel/constants.js'
+import { ConflictError, FixtureError, NotFoundError } from '../kernel/errors.js'
 import type { FixtureSection, Sourced } from '../kernel/fixtures.js'
-import type { RouteDefinition } from '../kernel/route.js'
 import { type SettingsTree, readSection } from '../kernel/settings.js'
-import { firstProblem } from '../kernel/validation.js'
+import { parseBody } from '../kernel/validation.js'
 import { type Execution, ExecutionLog, type ExecutionPredicate } from './executions.js'
-import { preflight, tooLarge } from './errors.js'
 import { FlowRunner } from './flow.js'
-import { receive } from './intake.js'
-import {
-  type DataStructure,
-  type FlowConfig,
-  FlowPatch,
-  PAYLOAD_LIMIT,
-  TOKEN,
-  WebhookInput,
-  WebhookOptions,
-  type WebhookRecord,
-  WebhooksSettings,
-} from './model.js'
+import { type DataStructure, type FlowConfig, FlowPatch, TOKEN, WebhookInput, WebhookOptions, type WebhookRecord, WebhooksSettings } from './model.js'
 import { WebhookStore } from './store.js'
-
-export const HOOK_PATH = '/hooks/:token'
 
 export const webhooksSection: FixtureSection<WebhookInput> = {
   name: 'webhooks',
@@ -52,8 +36,7 @@ export interface WebhookView {
   queue: { length: number; capacity: number }
 }
 
-export interface WebhooksDeps {
-  readonly gate: AccessGate
+export interface WebhookServiceDeps {
   readonly clock: Clock
   /** Origin of webhook addresses. */
   readonly webhookUrl: string
@@ -65,25 +48,25 @@ export interface WebhooksDeps {
   readonly settingsAt: (webhookId: string) => SettingsTree
   readonly onError: (error: unknown) => void
   /** Told when webhooks, flows, queues or executions change (for watchers such as the dashboard). */
-  readonly onChange?: () => void
+  readonly onChange: () => void
 }
 
-export class WebhooksDomain {
+export class WebhookService {
   readonly store = new WebhookStore()
   readonly executions: ExecutionLog
   readonly runner: FlowRunner
-  readonly #deps: WebhooksDeps
+  readonly #deps: WebhookServiceDeps
 
-  constructor(deps: WebhooksDeps) {
+  constructor(deps: WebhookServiceDeps) {
     this.#deps = deps
-    this.executions = new ExecutionLog(deps.clock, readSection(deps.baseSettings(), 'webhooks', WebhooksSettings).executionsKept)
+    this.executions = new ExecutionLog(deps.clock, () => readSection(deps.baseSettings(), 'webhooks', WebhooksSettings).executionsKept)
     this.runner = new FlowRunner({
       clock: deps.clock,
       executions: this.executions,
       webhook: (id) => this.store.get(id),
       settings: (id) => readSection(deps.settingsAt(id), 'webhooks', WebhooksSettings),
       onError: deps.onError,
-      ...(deps.onChange === undefined ? {} : { onChange: deps.onChange }),
+      onChange: deps.onChange,
     })
   }
 
@@ -105,32 +88,6 @@ export class WebhooksDomain {
     await this.store.reset()
   }
 
-  routes(): RouteDefinition[] {
-    return [
-      {
-        id: 'webhooks.options',
-        method: 'OPTIONS',
-        path: HOOK_PATH,
-        origin: 'webhook',
-        summary: 'CORS preflight of a webhook address: 200 ok',
-        resolve: (ctx) => preflight(ctx.request),
-      },
-      {
-        id: 'webhooks.receive',
-        method: '*',
-        path: HOOK_PATH,
-        origin: 'webhook',
-        summary: 'A call to a webhook (GET query string; POST, PUT, PATCH, DELETE with form, multipart, JSON or text)',
-        bodyLimit: PAYLOAD_LIMIT,
-        tooLarge: () => tooLarge(),
-        resolve: (ctx) =>
-          receive(ctx, { gate: this.#deps.gate, clock: this.#deps.clock, store: this.store, runner: this.runner, onError: this.#deps.onError }),
-      },
-    ]
-  }
-
-  // Operations of the control plane and `emu.webhooks` --------------------------------------------
-
   list(): WebhookView[] {
     return this.store.all().map((record) => this.#view(record))
   }
@@ -142,10 +99,10 @@ export class WebhooksDomain {
   async create(input: unknown): Promise<WebhookView> {
     const body = parseBody(WebhookInput, input, 'webhook')
     const id = body.id ?? this.#deps.newToken()
-    if (this.store.get(id)) throw new ControlError(409, `A webhook with id "${id}" exists already.`, 'id', 'ERR_CONFLICT')
+    if (this.store.get(id)) throw new ConflictError(`A webhook with id "${id}" exists already.`, 'id')
     const record = this.#toRecord(body, id)
     await this.store.put(record)
-    this.#deps.onChange?.()
+    this.#deps.onChange()
     return this.#view(record)
   }
 
@@ -162,7 +119,7 @@ export class WebhooksDomain {
     const change = parseBody(FlowPatch.strict(), patch, 'flow')
     const updated: WebhookRecord = { ...record, flow: { ...record.flow, ...change } }
     await this.store.put(updated)
-    this.#deps.onChange?.()
+    this.#deps.onChange()
     this.runner.resume(id)
     return this.#view(updated)
   }
@@ -175,7 +132,7 @@ export class WebhooksDomain {
   /** The first execution matching `predicate`, recorded already or still to come; rejects after `timeout` ms of emulator time. */
   waitForExecution(id: string, predicate: ExecutionPredicate = () => true, options: { timeout?: number } = {}): Promise<Execution> {
     this.#require(id)
-    return this.executions.wait(id, predicate, options.timeout ?? 30_000)
+    return this.executions.wait(id, predicate, options.timeout ?? DEFAULT_WAIT_MS)
   }
 
   /** Lets every flow with calls waiting take up its queue again (a scenario that held it went off). */
@@ -185,7 +142,7 @@ export class WebhooksDomain {
 
   #require(id: string): WebhookRecord {
     const record = this.store.get(id)
-    if (!record) throw new ControlError(404, `No webhook "${id}".`, 'id', 'ERR_NOT_FOUND')
+    if (!record) throw new NotFoundError(`No webhook "${id}".`, 'id')
     return record
   }
 
@@ -215,11 +172,4 @@ export class WebhooksDomain {
       queue: { length: this.runner.length(record.id), capacity: record.flow.queueCapacity },
     }
   }
-}
-
-function parseBody<T>(schema: z.ZodType<T>, input: unknown, what: string): T {
-  const parsed = schema.safeParse(input)
-  if (parsed.success) return parsed.data
-  const problem = firstProblem(parsed.error)
-  throw new ControlError(400, `Invalid ${what}: ${problem.path || 'body'}: ${problem.rule}`, problem.path || undefined)
 }

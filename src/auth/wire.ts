@@ -1,12 +1,13 @@
 /**
- * Errors of the API access gate and their default wire format, the platform's common error
- * catalogue: 401 `{"error":"Unauthorized"}` with `WWW-Authenticate: Bearer`, the documented 401
- * text for a malformed header, 403 `ADMIN_ACCESS_ERROR`, 429 `LIMIT_RATE_EXCEEDED`. Routes with
- * their own error body (the versions operation) render the access errors their way from `status`
- * and `message`; the rate-limit answer is the same on every route.
+ * The platform API's wire format for access, in one place (its common error catalogue): 401
+ * `{"error":"Unauthorized"}` with `WWW-Authenticate: Bearer`, the documented 401 text for a
+ * malformed header, 403 `ADMIN_ACCESS_ERROR`, 429 `LIMIT_RATE_EXCEEDED` with the rate-limit
+ * headers. Routes with their own error body (the versions operation) render the access errors
+ * their way from `status` and `message`; the rate-limit answer is the same on every route.
  */
+import { REASON_HEADER } from '../kernel/constants.js'
 import { HttpError } from '../kernel/errors.js'
-import { json, text } from '../kernel/http.js'
+import { json, type Reply, text } from '../kernel/reply.js'
 
 export type ApiAccessProblem =
   | 'missing-credential'
@@ -22,14 +23,12 @@ export type ApiAccessProblem =
 export const MALFORMED_HEADER_TEXT =
   'Invalid "Authorization" header format. Should start either with "Bearer " or "AppKey " (case insensitive).'
 
-/** Header that tells a test author why svc-mock refused a call (the platform's bodies do not say). */
-export const REASON_HEADER = 'x-svc-mock-reason'
-
-export class ApiAccessError extends HttpError {
+export class ApiAccessError extends HttpError<'ERR_API_ACCESS'> {
+  readonly code = 'ERR_API_ACCESS'
   readonly status: 401 | 403
   readonly problem: ApiAccessProblem
   constructor(problem: ApiAccessProblem, message: string) {
-    super('ERR_API_ACCESS', message)
+    super(message)
     this.problem = problem
     this.status = problem === 'insufficient-scope' || problem === 'missing-permission' ? 403 : 401
   }
@@ -47,7 +46,7 @@ export class ApiAccessError extends HttpError {
     return headers
   }
 
-  toResponse(): Response {
+  toReply(): Reply {
     const headers = this.headers()
     if (this.problem === 'malformed-header') return text(MALFORMED_HEADER_TEXT, { status: 401, headers })
     if (this.status === 403) {
@@ -58,29 +57,31 @@ export class ApiAccessError extends HttpError {
   }
 }
 
+/** The rate-limit headers of the platform: on every answer while a limit is set, and on the 429. */
+export function rateLimitHeaders(limit: number, remaining: number, resetSeconds?: number): Record<string, string> {
+  return {
+    'x-ratelimit-limit': String(limit),
+    'x-ratelimit-remaining': String(remaining),
+    ...(resetSeconds === undefined ? {} : { 'x-ratelimit-reset': String(resetSeconds) }),
+  }
+}
+
 /** 429 from the platform's rate limit; its body and headers are the same on every route. */
-export class RateLimitError extends HttpError {
+export class RateLimitError extends HttpError<'ERR_RATE_LIMIT'> {
+  readonly code = 'ERR_RATE_LIMIT'
   readonly status = 429
   readonly limit: number
   readonly resetSeconds: number
   constructor(message: string, limit: number, resetSeconds: number) {
-    super('ERR_RATE_LIMIT', message)
+    super(message)
     this.limit = limit
     this.resetSeconds = resetSeconds
   }
 
-  toResponse(): Response {
+  toReply(): Reply {
     return json(
       { title: 'Rate limit exceeded', status: 429, detail: this.message, errorCode: 'LIMIT_RATE_EXCEEDED' },
-      {
-        status: 429,
-        headers: {
-          'x-ratelimit-limit': String(this.limit),
-          'x-ratelimit-remaining': '0',
-          'x-ratelimit-reset': String(this.resetSeconds),
-          [REASON_HEADER]: this.message,
-        },
-      },
+      { status: 429, headers: { ...rateLimitHeaders(this.limit, 0, this.resetSeconds), [REASON_HEADER]: this.message } },
     )
   }
 }

@@ -9,20 +9,25 @@
  * passing on a real clock is not a change: the state carries `clock.now` and `timeScale`, and a
  * watcher moves its own display forward.
  */
-import type { ChangeFeed } from './kernel/changes.js'
-import { ConfigError } from './kernel/errors.js'
-import type { Journal, JournalEntry } from './kernel/journal.js'
-import type { EmulatorState } from './state.js'
+import type { ChangeFeed } from './changes.js'
+import type { ClockState } from './clock.js'
+import { ConfigError } from './errors.js'
+import type { Journal, JournalEntry } from './journal.js'
 
-export type EmulatorEvent =
-  | { type: 'state'; state: EmulatorState }
+/** What every state carries: a real clock's `now` moves by itself, so it is not a change. */
+export interface WatchedState {
+  readonly clock: ClockState
+}
+
+export type EmulatorEvent<State extends WatchedState = WatchedState> =
+  | { type: 'state'; state: State }
   /** New journal entries, oldest first (the first event carries the backlog, possibly empty). */
   | { type: 'journal'; entries: JournalEntry[] }
   | { type: 'journal-cleared' }
   /** The emulator is closing: no more events. */
   | { type: 'closed' }
 
-export type EmulatorEventListener = (event: EmulatorEvent) => void
+export type EmulatorEventListener<State extends WatchedState = WatchedState> = (event: EmulatorEvent<State>) => void
 
 export interface SubscribeOptions {
   /** How many of the newest journal entries the first `journal` event carries. Default 200; 0 for none. */
@@ -31,28 +36,28 @@ export interface SubscribeOptions {
 
 export const DEFAULT_JOURNAL_BACKLOG = 200
 
-interface Subscriber {
-  readonly listener: EmulatorEventListener
+interface Subscriber<State extends WatchedState> {
+  readonly listener: EmulatorEventListener<State>
   pending: JournalEntry[]
   cleared: boolean
   /** The last state it was sent, as compared (see `compareKey`). */
   lastKey: string
 }
 
-export interface EventHubDeps {
+export interface EventHubDeps<State extends WatchedState> {
   readonly journal: Journal
   readonly changes: ChangeFeed
-  readonly state: () => EmulatorState
+  readonly state: () => State
 }
 
-export class EventHub {
-  readonly #deps: EventHubDeps
-  #subscribers = new Set<Subscriber>()
+export class EventHub<State extends WatchedState> {
+  readonly #deps: EventHubDeps<State>
+  #subscribers = new Set<Subscriber<State>>()
   #stop: Array<() => void> = []
   #dirty = false
   #scheduled = false
 
-  constructor(deps: EventHubDeps) {
+  constructor(deps: EventHubDeps<State>) {
     this.#deps = deps
   }
 
@@ -61,12 +66,12 @@ export class EventHub {
    * `journal: 0`) arrive before this returns. Returns the function that stops it. A listener that
    * throws is unsubscribed.
    */
-  subscribe(listener: EmulatorEventListener, options: SubscribeOptions = {}): () => void {
+  subscribe(listener: EmulatorEventListener<State>, options: SubscribeOptions = {}): () => void {
     const backlog = options.journal ?? DEFAULT_JOURNAL_BACKLOG
     if (!Number.isInteger(backlog) || backlog < 0) throw new ConfigError('journal', `must be a whole number of entries >= 0, got ${String(backlog)}`)
     if (this.#subscribers.size === 0) this.#start()
     const state = this.#deps.state()
-    const subscriber: Subscriber = { listener, pending: [], cleared: false, lastKey: compareKey(state) }
+    const subscriber: Subscriber<State> = { listener, pending: [], cleared: false, lastKey: compareKey(state) }
     this.#subscribers.add(subscriber)
     this.#send(subscriber, { type: 'state', state })
     if (backlog > 0) this.#send(subscriber, { type: 'journal', entries: this.#deps.journal.list({ limit: backlog }) })
@@ -114,7 +119,7 @@ export class EventHub {
     ]
   }
 
-  #remove(subscriber: Subscriber): void {
+  #remove(subscriber: Subscriber<State>): void {
     if (!this.#subscribers.delete(subscriber)) return
     if (this.#subscribers.size > 0) return
     for (const stop of this.#stop) stop()
@@ -150,7 +155,7 @@ export class EventHub {
     }
   }
 
-  #send(subscriber: Subscriber, event: EmulatorEvent): void {
+  #send(subscriber: Subscriber<State>, event: EmulatorEvent<State>): void {
     if (!this.#subscribers.has(subscriber)) return
     try {
       subscriber.listener(event)
@@ -161,7 +166,7 @@ export class EventHub {
 }
 
 /** The state as compared for changes: on a real clock `now` moves by itself, so it does not count. */
-function compareKey(state: EmulatorState): string {
+function compareKey(state: WatchedState): string {
   if (state.clock.mode !== 'real') return JSON.stringify(state)
   return JSON.stringify({ ...state, clock: { ...state.clock, now: '' } })
 }

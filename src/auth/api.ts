@@ -1,0 +1,97 @@
+/**
+ * What `emu` exposes of API access in-process (the control plane calls the same methods): static
+ * keys (`emu.apiKeys`), the platform's users with their consents (`emu.users`), and the OAuth
+ * server's operations (`emu.oauth`, oauth/api.ts). Also the domain's part of the dashboard's state
+ * and the start-up banner's credentials.
+ */
+import type { CredentialInfo } from '../kernel/domain.js'
+import type { ApiKey, Directory } from './directory.js'
+import { describeApiKey } from './directory.js'
+import type { OAuthApi } from './oauth/api.js'
+import type { ClientInfo } from './oauth/clients.js'
+import type { ConsentInfo } from './oauth/consents.js'
+import type { OAuthServer } from './oauth/server.js'
+import type { Permission } from './permissions.js'
+
+export interface CreatedApiKey {
+  id: string
+  kind: 'user' | 'app'
+  key: string
+  userId?: string
+  permissions: Array<{ action: string; resource: string }>
+}
+
+export interface ApiKeysApi {
+  list(): Array<Omit<CreatedApiKey, 'key'>>
+  create(input: unknown): Promise<CreatedApiKey>
+  delete(key: string): boolean
+}
+
+export interface UserInfo {
+  id: string
+  name: string
+  email?: string
+  permissions: Permission[]
+  /** The OAuth clients this user consented to. */
+  consents: ConsentInfo[]
+}
+
+export interface UsersApi {
+  /** The platform's users, each with the OAuth clients it consented to. */
+  list(): UserInfo[]
+}
+
+export interface AuthApi {
+  readonly apiKeys: ApiKeysApi
+  /** OAuth clients, user consents, and tokens minted without HTTP. */
+  readonly oauth: OAuthApi
+  /** Users with their consents. */
+  readonly users: UsersApi
+}
+
+/** The domain's part of the emulator's state. */
+export interface AuthState {
+  /** Never their secrets. */
+  oauthClients: ClientInfo[]
+  users: UserInfo[]
+}
+
+export function apiKeysApi(directory: Directory, newKey: () => string): ApiKeysApi {
+  return {
+    list: () => directory.apiKeys.all().map(describeApiKey),
+    create: async (input) => {
+      const key = await directory.createApiKey(input, newKey)
+      return { ...describeApiKey(key), key: key.key }
+    },
+    delete: (key) => directory.deleteApiKey(key),
+  }
+}
+
+export function usersApi(directory: Directory, oauth: OAuthApi): UsersApi {
+  return {
+    list: () =>
+      directory.users.all().map((user) => ({
+        id: user.id,
+        name: user.name,
+        ...(user.email === undefined ? {} : { email: user.email }),
+        permissions: user.permissions,
+        consents: oauth.consents.list(user.id),
+      })),
+  }
+}
+
+/** The fixtures' static keys and OAuth clients, for the start-up banner (the defaults are public test values). */
+export function credentials(directory: Directory, server: OAuthServer): CredentialInfo[] {
+  return [
+    ...directory.apiKeys.all().map((key: ApiKey) => ({
+      kind: key.kind === 'user' ? 'user API key' : 'application key',
+      label: key.kind === 'user' ? `acts as ${key.userId ?? '?'}` : key.id,
+      value: key.kind === 'user' ? `Authorization: Bearer ${key.key}` : `Authorization: AppKey ${key.key}`,
+    })),
+    ...server.clients.all().map((client) => ({
+      kind: 'OAuth client',
+      label: `${client.grantType === 'client_credentials' ? 'client credentials' : 'authorization code'}, ${client.authMethod === 'client_secret_basic' ? 'basic' : 'post'}`,
+      value: `${client.clientId} / ${client.clientSecret}`,
+    })),
+  ]
+}

@@ -1,0 +1,18 @@
+/**
+ * The limits and defaults of API access and the OAuth server, in one place.
+ */
+
+/** `expires_in` of access tokens, in seconds: the platform's documented example. */
+export const DEFAULT_TOKEN_LIFETIME_S = 899
+
+/** Largest form body the token endpoint and the consent form take. */
+export const FORM_BODY_LIMIT = 64 * 1024
+
+/** Lifetime of an authorization code, in milliseconds of emulator time. */
+export const CODE_LIFETIME_MS = 60_000
+
+/** Lifetime of a refresh token, in milliseconds of emulator time. */
+export const REFRESH_TOKEN_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000
+
+/** The user who consents when a request names none (`login_hint`), and whom `issueToken()` acts for. */
+export const DEFAULT_LOGIN = 'alice'

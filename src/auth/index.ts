@@ -1,0 +1,109 @@
+/**
+ * API access, the auth domain's one door: the platform's users and static keys, the access gate
+ * every protected route goes through (Bearer and AppKey credentials, scopes AND permissions, the
+ * rate limit), and the OAuth 2.0 authorization server (token, authorize, discovery, JWKS). Other
+ * domains get the gate from the record `defineAuthDomain()` returns, and the types they need from
+ * here.
+ */
+import type { CredentialInfo, Domain, DomainSchemas, KernelServices, ScenarioTarget } from '../kernel/domain.js'
+import { type AuthApi, type AuthState, apiKeysApi, credentials, usersApi } from './api.js'
+import { Directory, apiKeysSection, usersSection } from './directory.js'
+import { AccessGate } from './gate.js'
+import { oauthApi } from './oauth/api.js'
+import { describeClient, oauthClientsSection } from './oauth/clients.js'
+import { signingKeysSection } from './oauth/keys.js'
+import { requestClientId } from './oauth/request-client.js'
+import { OAuthServer } from './oauth/server.js'
+import { AuthSettings, type TokenAlgorithm } from './settings.js'
+
+export type { AuthApi, AuthState, ApiKeysApi, CreatedApiKey, UserInfo, UsersApi } from './api.js'
+export type { AccessGate, AccessRequirement, Identity } from './gate.js'
+export type { CreatedClient, IssueTokenInput, OAuthApi, OAuthClientsApi, OAuthConsentsApi } from './oauth/api.js'
+export type { ClientInfo } from './oauth/clients.js'
+export type { ConsentInfo } from './oauth/consents.js'
+export type { Permission } from './permissions.js'
+export type { TokenAlgorithm } from './settings.js'
+export type { TokenResponse, OAuthErrorCode } from './oauth/wire.js'
+export { ApiAccessError, RateLimitError, type ApiAccessProblem } from './wire.js'
+export { OAuthError, AuthorizePageError, AuthorizeRedirectError } from './oauth/wire.js'
+export { storageResource } from './permissions.js'
+
+/** What a scenario can be aimed at in this domain (`client=ci-client`). */
+export interface AuthTargets {
+  /** Only requests made by this OAuth client (its client id). */
+  client?: string
+}
+
+/** The run options of API access (`createEmulator()` and the command line). */
+export interface AuthOptions {
+  /** `rejected` makes static keys fail with 401, as once the platform discontinues them. */
+  staticKeys?: 'allowed' | 'rejected'
+  /** `expires_in` of access tokens in seconds (default 899). */
+  tokenLifetime?: number
+  /** Algorithm that signs access tokens (default RS256). */
+  tokenAlgorithm?: TokenAlgorithm
+  /** `page` shows the HTML consent page for every client; `auto` (default) consents at once. */
+  consent?: 'auto' | 'page'
+}
+
+export interface AuthDeps {
+  readonly kernel: KernelServices
+  /** `{auth_url}`: the token, authorize and discovery endpoints. */
+  readonly authUrl: string
+  /** `{base_url}`: the audience of access tokens. */
+  readonly baseUrl: string
+  readonly options: AuthOptions
+}
+
+export interface AuthDomain extends Domain<AuthApi, AuthState> {
+  /** The access gate, for the domains whose routes are protected. */
+  readonly gate: AccessGate
+}
+
+export const authSchemas: DomainSchemas = {
+  settings: { name: 'auth', schema: AuthSettings },
+  fixtures: [usersSection, apiKeysSection, oauthClientsSection, signingKeysSection],
+}
+
+/** Body and query fields of OAuth requests and answers that hold secrets. */
+const SECRET_FIELDS = ['client_secret', 'clientSecret', 'refresh_token', 'access_token', 'code', 'code_verifier', 'client_assertion', 'id_token']
+
+export function defineAuthDomain(deps: AuthDeps): AuthDomain {
+  const { kernel, options } = deps
+  const directory = new Directory()
+  const gate = new AccessGate(directory)
+  const server = new OAuthServer({ gate, directory, authUrl: deps.authUrl, baseUrl: deps.baseUrl, seed: kernel.seed, settings: kernel.baseSettings })
+  const oauth = oauthApi(server, kernel.clock, kernel.changed)
+  const users = usersApi(directory, oauth)
+  const client: ScenarioTarget = {
+    name: 'client',
+    description: 'Only requests made by this OAuth client (its client id): from a Basic header, a client_id parameter or a token\'s client_id claim.',
+    read: requestClientId,
+    values: () => server.clients.all().map((c) => c.clientId),
+  }
+  return {
+    gate,
+    routes: server.routes(),
+    api: { apiKeys: apiKeysApi(directory, () => kernel.ids.token(24)), oauth, users },
+    schemas: authSchemas,
+    baseSettings: {
+      staticKeys: options.staticKeys ?? 'allowed',
+      ...(options.tokenLifetime === undefined ? {} : { tokenLifetime: options.tokenLifetime }),
+      ...(options.tokenAlgorithm === undefined ? {} : { tokenAlgorithm: options.tokenAlgorithm }),
+      ...(options.consent === undefined ? {} : { consent: options.consent }),
+    },
+    targets: [client],
+    secretFields: SECRET_FIELDS,
+    load: async (fixtures) => {
+      await directory.load(fixtures.of(usersSection), fixtures.of(apiKeysSection))
+      await server.load(fixtures.of(oauthClientsSection), fixtures.of(signingKeysSection))
+    },
+    state: () => ({ oauthClients: server.clients.all().map(describeClient), users: users.list() }),
+    credentials: (): CredentialInfo[] => credentials(directory, server),
+    reset: async () => {
+      gate.reset()
+      await directory.reset()
+      await server.reset()
+    },
+  }
+}

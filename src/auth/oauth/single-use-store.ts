@@ -1,0 +1,74 @@
+/**
+ * Single-use credentials: authorization codes and refresh tokens. Each is opaque, valid for a fixed
+ * time on the emulator clock from its issue, and used once: a used one is kept (marked used), so a
+ * second use is told apart from a value that never existed. Codes are bound to the client, the
+ * redirect URI and the PKCE challenge of their authorization request; refresh tokens to the
+ * consent they were issued under.
+ */
+import { z } from 'zod'
+import { IndexedCollection } from '../../kernel/store.js'
+import { CODE_LIFETIME_MS, REFRESH_TOKEN_LIFETIME_MS } from '../constants.js'
+
+interface SingleUse {
+  readonly used: boolean
+  readonly expiresAt: number
+}
+
+export class SingleUseStore<T extends SingleUse> {
+  readonly #records: IndexedCollection<z.ZodType<T>>
+  readonly #lifetimeMs: number
+
+  constructor(schema: z.ZodType<T>, key: (record: T) => string, lifetimeMs: number) {
+    this.#records = new IndexedCollection(schema, key)
+    this.#lifetimeMs = lifetimeMs
+  }
+
+  async issue(fields: Omit<T, 'used' | 'expiresAt'>, now: number): Promise<T> {
+    return await this.#records.insert({ ...fields, expiresAt: now + this.#lifetimeMs, used: false } as unknown as T)
+  }
+
+  get(key: string): T | undefined {
+    return this.#records.get(key)
+  }
+
+  async markUsed(record: T): Promise<void> {
+    await this.#records.insert({ ...record, used: true })
+  }
+
+  /** Everything issued since the fixtures is forgotten. */
+  async reset(): Promise<void> {
+    await this.#records.reset()
+  }
+}
+
+export const AuthorizationCode = z.strictObject({
+  code: z.string(),
+  clientId: z.string(),
+  userId: z.string(),
+  consentId: z.string(),
+  scopes: z.array(z.string()),
+  /** The redirect_uri parameter of the authorization request, or null when it had none. */
+  redirectUri: z.string().nullable(),
+  codeChallenge: z.string().nullable(),
+  codeChallengeMethod: z.enum(['S256', 'plain']).nullable(),
+  expiresAt: z.number(),
+  used: z.boolean(),
+})
+export type AuthorizationCode = z.infer<typeof AuthorizationCode>
+
+export const RefreshToken = z.strictObject({
+  token: z.string(),
+  clientId: z.string(),
+  userId: z.string(),
+  consentId: z.string(),
+  scopes: z.array(z.string()),
+  expiresAt: z.number(),
+  used: z.boolean(),
+})
+export type RefreshToken = z.infer<typeof RefreshToken>
+
+export type CodeStore = SingleUseStore<AuthorizationCode>
+export type RefreshTokenStore = SingleUseStore<RefreshToken>
+
+export const codeStore = (): CodeStore => new SingleUseStore(AuthorizationCode, (c) => c.code, CODE_LIFETIME_MS)
+export const refreshTokenStore = (): RefreshTokenStore => new SingleUseStore(RefreshToken, (t) => t.token, REFRESH_TOKEN_LIFETIME_MS)

@@ -1,0 +1,101 @@
+/**
+ * The control plane's own operations, thin translations of the emulator's methods of the same
+ * names: health, the route list, reset, the scenario catalogue (on and off, aimed at a route or
+ * at any target the domains declare), the clock, and the journal (read, and wait for a request).
+ */
+import { z } from 'zod'
+import type { Emulator } from '../emulator-api.js'
+import { DEFAULT_WAIT_MS } from '../kernel/constants.js'
+import { InvalidInputError, NotFoundError, ScenarioError } from '../kernel/errors.js'
+import type { JournalFilter } from '../kernel/journal.js'
+import { json } from '../kernel/reply.js'
+import type { RouteDefinition } from '../kernel/route.js'
+import { ParamValue } from '../kernel/scenarios/schema.js'
+import { parseBody } from '../kernel/validation.js'
+import { optionalInt, optionalString, readJson } from './body.js'
+import { controlRoute as route } from './route.js'
+
+const AdvanceBody = z.strictObject({ ms: z.number().finite().min(0) })
+
+export function coreRoutes(emu: Emulator, targetNames: readonly string[]): RouteDefinition[] {
+  const ScenarioOnBody = z.strictObject({
+    times: z.number().int().min(1).optional(),
+    route: z.string().min(1).optional(),
+    params: z.record(z.string(), ParamValue).optional(),
+    ...Object.fromEntries(targetNames.map((name) => [name, z.string().min(1).optional()])),
+  })
+  return [
+    route('health', 'GET', '/health', 'Is the emulator up; its version', () => json(emu.health()), { unjournaled: true }),
+    route('routes', 'GET', '/routes', 'Every route the emulator serves', () => json(emu.routes()), { unjournaled: true }),
+    route('reset', 'POST', '/reset', 'Back to the fixtures: store, queues, executions, scenarios, clock, journal', async () => {
+      await emu.reset()
+      return json({ status: 'reset', clock: emu.clock.state() })
+    }),
+
+    route('scenarios.list', 'GET', '/scenarios', 'The scenario catalogue, with what is on', () => json(emu.scenarios.list())),
+    route('scenarios.on', 'POST', '/scenarios/:name', 'Switch a scenario on for the run', async (ctx) => {
+      const name = ctx.params.name ?? ''
+      requireScenario(emu, name)
+      const body = parseBody(ScenarioOnBody, await readJson(ctx), 'scenario activation')
+      try {
+        emu.scenarios.use(name, body)
+      } catch (error) {
+        if (error instanceof ScenarioError) throw new InvalidInputError(`Invalid scenario activation: ${error.path}: ${error.rule}`, error.path)
+        throw error
+      }
+      return json(listing(emu, name))
+    }),
+    route('scenarios.off', 'DELETE', '/scenarios/:name', 'Switch a scenario off', (ctx) => {
+      const name = ctx.params.name ?? ''
+      requireScenario(emu, name)
+      emu.scenarios.off(name)
+      return json(listing(emu, name))
+    }),
+
+    route('clock.get', 'GET', '/clock', 'The emulator clock: now, mode, time scale', () => json(emu.clock.state())),
+    route('clock.advance', 'POST', '/clock/advance', 'Move the clock forward; timers that fall due fire in order', async (ctx) => {
+      const { ms } = parseBody(AdvanceBody, await readJson(ctx), 'clock advance')
+      return json(await emu.clock.advance(ms))
+    }),
+
+    route('journal.list', 'GET', '/journal', 'Recorded requests, newest last', (ctx) => json(emu.journal.list(journalFilter(ctx.url))), { unjournaled: true }),
+    route(
+      'journal.wait',
+      'GET',
+      '/journal/wait',
+      'Answers when a matching request arrives, or 408 at the timeout',
+      async (ctx) => {
+        const timeoutMs = optionalInt(ctx.url, 'timeoutMs') ?? DEFAULT_WAIT_MS
+        const entry = await emu.journal.wait(journalFilter(ctx.url), { timeoutMs, signal: ctx.signal })
+        if (entry) return json(entry)
+        return json({ error: `No matching request arrived within ${timeoutMs} ms of emulator time.` }, { status: 408 })
+      },
+      { unjournaled: true },
+    ),
+  ]
+}
+
+function requireScenario(emu: Emulator, name: string): void {
+  if (!emu.scenarios.list().some((s) => s.name === name)) {
+    throw new NotFoundError(`Unknown scenario "${name}". Known scenarios: ${emu.scenarios.list().map((s) => s.name).join(', ')}.`, 'name')
+  }
+}
+
+function listing(emu: Emulator, name: string): unknown {
+  return emu.scenarios.list().find((s) => s.name === name)
+}
+
+function journalFilter(url: URL): JournalFilter {
+  const routeId = optionalString(url, 'route')
+  const limit = optionalInt(url, 'limit', 1)
+  const since = optionalInt(url, 'since')
+  const status = optionalInt(url, 'status')
+  const method = optionalString(url, 'method')
+  return {
+    ...(routeId === undefined ? {} : { route: routeId }),
+    ...(limit === undefined ? {} : { limit }),
+    ...(since === undefined ? {} : { since }),
+    ...(status === undefined ? {} : { status }),
+    ...(method === undefined ? {} : { method }),
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * The control plane, `/__svc-mock/` on `{base_url}`: everything a test or QA needs over HTTP, as
+ * thin translations of the in-process emulator's methods of the same names, plus the dashboard's
+ * files and its live events. It never needs a credential and no scenario ever shapes it; bad
+ * bodies answer 400 naming the field.
+ */
+import type { Emulator } from '../emulator-api.js'
+import type { Domain } from '../kernel/domain.js'
+import { authRoutes } from './auth.js'
+import { coreRoutes } from './core.js'
+import { dashboardRoutes } from './dashboard.js'
+import { eventRoutes } from './events.js'
+import { versionsRoutes } from './versions.js'
+import { webhooksRoutes } from './webhooks.js'
+
+export { CONTROL_PREFIX } from './route.js'
+
+export interface ControlDeps {
+  /** The emulator the control plane drives. */
+  readonly emulator: Emulator
+  /** The scenario targets the domains declare (`webhook`, `client`): a scenario activation may name them. */
+  readonly targetNames: readonly string[]
+}
+
+export function defineControlDomain(deps: ControlDeps): Domain {
+  const emu = deps.emulator
+  return {
+    routes: [...coreRoutes(emu, deps.targetNames), ...versionsRoutes(emu), ...authRoutes(emu), ...webhooksRoutes(emu), ...eventRoutes(emu), ...dashboardRoutes()],
+    api: {},
+    schemas: { fixtures: [] },
+    baseSettings: {},
+    targets: [],
+    secretFields: [],
+    load: async () => undefined,
+    state: () => ({}),
+    credentials: () => [],
+    reset: async () => undefined,
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * What a route answers: a `Reply`, a plain value (status, headers, body) that every transport
+ * translates on its own terms. The node:http adapter writes its bytes straight to the socket, msw
+ * and `emu.handle()` turn it into a Fetch `Response` (`toFetchResponse`). A fault is a reply too:
+ * the transport fails on purpose instead of answering (`network-error`, `empty-reply`), or cuts the
+ * body short (`cut-body`). No side channel: everything a transport needs is in the value.
+ */
+
+export type FaultKind = 'network-error' | 'empty-reply' | 'cut-body'
+
+export type ReplyBody = string | Uint8Array | ReadableStream<Uint8Array> | null
+
+export interface Reply {
+  readonly status: number
+  readonly headers: Headers
+  /** Text or bytes (sent as they are), a stream (sent as it comes), or nothing. */
+  readonly body: ReplyBody
+  /**
+   * The transport fails on purpose: `network-error` and `empty-reply` close the connection without
+   * a byte (fetch rejects); `cut-body` sends the head and `body` (the first part of the answer),
+   * then closes, so reading the body fails.
+   */
+  readonly fault?: FaultKind
+}
+
+export type HeadersLike = Record<string, string> | Headers | [string, string][]
+
+export interface ReplyInit {
+  status?: number
+  headers?: HeadersLike
+}
+
+export function reply(body: ReplyBody, init: ReplyInit = {}): Reply {
+  return { status: init.status ?? 200, headers: new Headers(init.headers), body }
+}
+
+export function json(value: unknown, init: ReplyInit = {}): Reply {
+  return withType(JSON.stringify(value), init, 'application/json; charset=utf-8')
+}
+
+export function text(body: string, init: ReplyInit = {}): Reply {
+  return withType(body, init, 'text/plain; charset=utf-8')
+}
+
+export function html(body: string, init: ReplyInit = {}): Reply {
+  return withType(body, init, 'text/html; charset=utf-8')
+}
+
+/** A reply without a body: 204, 304, a redirect. */
+export function empty(status: number, headers?: HeadersLike): Reply {
+  return { status, headers: new Headers(headers), body: null }
+}
+
+function withType(body: string, init: ReplyInit, type: string): Reply {
+  const headers = new Headers(init.headers)
+  if (!headers.has('content-type')) headers.set('content-type', type)
+  return { status: init.status ?? 200, headers, body }
+}
+
+/**
+ * A transport failure. `cut-body` needs the answer it cuts short: its head goes out with the full
+ * Content-Length and only the first half of its body.
+ */
+export function fault(kind: FaultKind, whole?: { status: number; headers: Headers; body: string }): Reply {
+  if (kind === 'cut-body' && whole) {
+    const bytes = new TextEncoder().encode(whole.body)
+    const headers = new Headers(whole.headers)
+    headers.set('content-length', String(bytes.length))
+    return { status: whole.status, headers, body: bytes.slice(0, Math.max(1, Math.floor(bytes.length / 2))), fault: kind }
+  }
+  return { status: 0, headers: new Headers(), body: null, fault: kind }
+}
+
+/** True for faults that make fetch reject (no answer at all). */
+export function isNetworkFault(value: Reply): boolean {
+  return value.fault === 'network-error' || value.fault === 'empty-reply'
+}
+
+/** The body as bytes or text, when it is not a stream (what the journal can keep). */
+export function fixedBody(value: Reply): string | Uint8Array | undefined {
+  const body = value.body
+  return typeof body === 'string' || body instanceof Uint8Array ? body : undefined
+}
+
+/**
+ * The reply as a Fetch `Response`, as a client would receive it: no body for HEAD, a `cut-body`
+ * fault as a body stream that fails half way. A network fault has no Response: check
+ * `isNetworkFault()` first.
+ */
+export function toFetchResponse(value: Reply, method: string): Response {
+  const init = { status: value.status, headers: value.headers }
+  if (method === 'HEAD' || value.body === null || nullBodyStatus(value.status)) return new Response(null, init)
+  if (value.fault === 'cut-body') {
+    const part = typeof value.body === 'string' ? new TextEncoder().encode(value.body) : value.body
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        if (part instanceof Uint8Array) controller.enqueue(part)
+        controller.error(new TypeError('terminated: the connection closed before the body was complete'))
+      },
+    })
+    return new Response(stream, init)
+  }
+  // Bytes here are never backed by a SharedArrayBuffer; the cast keeps the DOM library's stricter
+  // BodyInit (the dashboard's type check reads this file too) satisfied.
+  return new Response(value.body as string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>, init)
+}
+
+function nullBodyStatus(status: number): boolean {
+  return status === 101 || status === 204 || status === 205 || status === 304
+}

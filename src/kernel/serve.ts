@@ -1,0 +1,270 @@
+/**
+ * The one way in: `serve(request, transport)` matches the route (method, path, and the address it
+ * lives on), applies the scenarios that are on, runs the resolver on the emulator clock, renders
+ * errors in the route's wire format, and journals what was answered. The msw handlers, the
+ * node:http server and `emu.handle()` only translate to and from it.
+ */
+import type { Clock } from './clock.js'
+import { DEFAULT_BODY_LIMIT, SCENARIO_HEADER } from './constants.js'
+import type { ScenarioTarget } from './domain.js'
+import { HttpError, PayloadTooLargeError, UnknownScenarioError } from './errors.js'
+import type { Journal, Transport } from './journal.js'
+import type { Logger } from './logger.js'
+import { type FaultKind, type Reply, fault, fixedBody, json, text } from './reply.js'
+import type { IncomingRequest } from './request.js'
+import { type CompiledPattern, RouteTable, compilePattern } from './router.js'
+import type { RequestContext, RouteDefinition } from './route.js'
+import type { ActiveScenario, ScenarioDecision, ScenarioEngine, ScenarioOutcome } from './scenarios/engine.js'
+import { parseActivations } from './scenarios/syntax.js'
+import type { SettingsTree } from './settings.js'
+
+export interface PipelineServices {
+  readonly clock: Clock
+  readonly journal: Journal
+  readonly scenarios: ScenarioEngine
+  readonly logger: Logger
+  readonly settings: () => SettingsTree
+  /** The origin (`https://host:port`) of each named address. */
+  readonly origins: Readonly<Record<string, string>>
+  readonly targets: readonly ScenarioTarget[]
+}
+
+export interface CompiledRoute {
+  readonly definition: RouteDefinition
+  readonly pattern: CompiledPattern
+}
+
+/** Routing and answering requests, for every transport. */
+export class Pipeline {
+  readonly routes: readonly CompiledRoute[]
+  readonly #table = new RouteTable<CompiledRoute>()
+  readonly #services: PipelineServices
+  readonly #targetNames: ReadonlySet<string>
+
+  constructor(services: PipelineServices, routes: readonly RouteDefinition[]) {
+    this.#services = services
+    this.#targetNames = new Set(services.targets.map((t) => t.name))
+    const seen = new Set<string>()
+    this.routes = routes.map((definition) => {
+      if (seen.has(definition.id)) throw new Error(`Route id declared twice: ${definition.id}`)
+      if (services.origins[definition.origin] === undefined) throw new Error(`Route ${definition.id} names an unknown address "${definition.origin}"`)
+      seen.add(definition.id)
+      const compiled = { definition, pattern: compilePattern(definition.path) }
+      this.#table.add(definition.method, compiled.pattern, compiled)
+      return compiled
+    })
+  }
+
+  /** The origins the routes live on. */
+  origins(): string[] {
+    return [...new Set(Object.values(this.#services.origins))]
+  }
+
+  /** Answers one request. A route answers only on its own address. */
+  async serve(request: IncomingRequest, transport: Transport): Promise<Reply> {
+    const match = this.#table.match(request.method, request.url.pathname)
+    if (match.kind === 'match' && this.#services.origins[match.route.definition.origin] === request.url.origin) {
+      return await this.#dispatch(match.route.definition, match.params, request, transport)
+    }
+    const allowed = match.kind === 'method-not-allowed' ? match.allowed : undefined
+    return this.#finish(this.#unmatched(request, allowed), request, transport, 'unmatched', this.#services.clock.now(), [], undefined, undefined)
+  }
+
+  /** The route whose pattern is nearest to a path that matched none (for error messages). */
+  closest(method: string, pathname: string): CompiledRoute | undefined {
+    const parts = pathname.slice(1).split('/')
+    let best: CompiledRoute | undefined
+    let bestScore = 0
+    for (const route of this.routes) {
+      const segments = route.pattern.segments
+      let score = 0
+      for (let i = 0; i < Math.min(segments.length, parts.length); i++) {
+        const segment = segments[i]
+        if (segment?.kind === 'static' && segment.value === parts[i]) score += 2
+        else if (segment?.kind === 'param') score += 1
+      }
+      score -= Math.abs(segments.length - parts.length)
+      if (route.definition.method === method || route.definition.method === '*') score += 1
+      if (score > bestScore) {
+        bestScore = score
+        best = route
+      }
+    }
+    return best
+  }
+
+  async #dispatch(definition: RouteDefinition, params: Record<string, string>, request: IncomingRequest, transport: Transport): Promise<Reply> {
+    const { clock, scenarios } = this.#services
+    const receivedAt = clock.now()
+    const source = request.signal
+    let signal: AbortSignal | undefined
+    const signalOf = (): AbortSignal => (signal ??= source === undefined ? new AbortController().signal : typeof source === 'function' ? source() : source)
+
+    const limit = definition.bodyLimit ?? DEFAULT_BODY_LIMIT
+    request.body?.limit(limit)
+    let decision: ScenarioDecision
+    if (definition.control) {
+      decision = { scenarios: [], settings: this.#services.settings(), delayMs: 0, outcome: undefined, usedUp: [] }
+    } else {
+      let perRequest: ActiveScenario[] = []
+      const header = request.headers.get(SCENARIO_HEADER)
+      if (header) {
+        try {
+          perRequest = parseActivations(header, SCENARIO_HEADER, this.#targetNames).map(({ name, activation }) => scenarios.activate(name, activation, 'request'))
+        } catch (error) {
+          const message = error instanceof UnknownScenarioError ? `${error.message} (from the ${SCENARIO_HEADER} header)` : errorMessage(error)
+          return this.#finish(text(message, { status: 400 }), request, transport, definition.id, receivedAt, [], undefined, undefined)
+        }
+      }
+      const targets = await this.#readTargets(scenarios.targetNames(perRequest), definition.id, params, request)
+      decision = scenarios.decide(definition.id, request.method, targets, perRequest)
+    }
+
+    const ctx: RequestContext = {
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+      body: request.body,
+      routeId: definition.id,
+      params,
+      receivedAt,
+      settings: decision.settings,
+      scenarios: decision.scenarios,
+      get signal(): AbortSignal {
+        return signalOf()
+      },
+      responseHeaders: new Headers(),
+      identity: undefined,
+      journalBody: undefined,
+      delay: (ms) => clock.waitUntil(receivedAt + ms, signalOf()),
+    }
+
+    const declared = request.body?.length
+    const run = async (): Promise<Reply> => {
+      if (decision.delayMs > 0) await clock.waitUntil(receivedAt + decision.delayMs, signalOf())
+      if (decision.outcome) return this.#scenarioAnswer(definition, ctx, decision.outcome)
+      if (declared !== undefined && declared > limit) throw new PayloadTooLargeError(limit)
+      return await definition.resolve(ctx)
+    }
+
+    let reply: Reply
+    try {
+      reply = definition.control ? await run() : await clock.track(run)
+    } catch (error) {
+      reply = this.#renderError(definition, ctx, error)
+    }
+    if (reply.fault === undefined) {
+      ctx.responseHeaders.forEach((value, name) => {
+        if (!reply.headers.has(name)) reply.headers.set(name, value)
+      })
+    }
+    if (decision.usedUp.length > 0) scenarios.announce(decision.usedUp)
+    return this.#finish(reply, request, transport, definition.id, receivedAt, decision.scenarios, ctx, definition)
+  }
+
+  /** The targets some active scenario is aimed at, read from the request. */
+  async #readTargets(names: ReadonlySet<string>, routeId: string, params: Record<string, string>, request: IncomingRequest): Promise<Record<string, string | undefined>> {
+    const out: Record<string, string | undefined> = {}
+    if (names.size === 0) return out
+    for (const target of this.#services.targets) {
+      if (names.has(target.name)) out[target.name] = await target.read({ routeId, params, url: request.url, headers: request.headers, body: request.body })
+    }
+    return out
+  }
+
+  #unmatched(request: IncomingRequest, allowed: string[] | undefined): Reply {
+    const { method, url } = request
+    if (allowed) {
+      const allow = [...new Set(allowed.includes('GET') ? [...allowed, 'HEAD'] : allowed)].join(', ')
+      return json({ error: 'Method Not Allowed', message: `${method} is not allowed on ${url.pathname}. Allowed: ${allow}.` }, { status: 405, headers: { allow } })
+    }
+    const closest = this.closest(method, url.pathname)
+    return json(
+      {
+        error: 'Not Found',
+        message: `svc-mock has no route for ${method} ${url.pathname}.`,
+        ...(closest ? { closest: `${closest.definition.method} ${closest.definition.path} (${closest.definition.id})` } : {}),
+      },
+      { status: 404 },
+    )
+  }
+
+  #scenarioAnswer(definition: RouteDefinition, ctx: RequestContext, outcome: ScenarioOutcome): Reply {
+    switch (outcome.kind) {
+      case 'fault':
+        return faultAnswer(outcome.fault)
+      case 'error': {
+        const rendered = definition.scenarioError?.(outcome.code, ctx, outcome.message)
+        if (rendered) return rendered
+        return text(`Scenario "${outcome.scenario}" asked route ${definition.id} for error "${outcome.code}", which that route does not know.`, { status: 500 })
+      }
+      case 'respond': {
+        const headers = new Headers(outcome.headers)
+        if (outcome.body === undefined) return { status: outcome.status, headers, body: null }
+        if (typeof outcome.body === 'string') return text(outcome.body, { status: outcome.status, headers })
+        return json(outcome.body, { status: outcome.status, headers })
+      }
+    }
+  }
+
+  #renderError(definition: RouteDefinition, ctx: RequestContext, error: unknown): Reply {
+    if (error instanceof PayloadTooLargeError) return definition.tooLarge?.(ctx) ?? error.toReply()
+    if (error instanceof HttpError) return definition.renderError?.(error, ctx) ?? error.toReply()
+    if (ctx.signal.aborted) return text('Client Closed Request', { status: 499 })
+    this.#services.logger.error(`route ${definition.id} threw while answering ${ctx.method} ${ctx.url.pathname}`, error)
+    return json(
+      {
+        error: 'svc-mock internal error',
+        message: `The handler of route ${definition.id} threw: ${errorMessage(error)}. The emulator keeps serving; this is a bug in svc-mock, please report it with the log above.`,
+      },
+      { status: 500 },
+    )
+  }
+
+  #finish(
+    reply: Reply,
+    request: IncomingRequest,
+    transport: Transport,
+    routeId: string,
+    receivedAt: number,
+    scenarioNames: readonly string[],
+    ctx: RequestContext | undefined,
+    definition: RouteDefinition | undefined,
+  ): Reply {
+    if (definition?.unjournaled) return reply
+    const { journal, logger, clock } = this.#services
+    const failed = reply.fault !== undefined && reply.fault !== 'cut-body'
+    const seq = journal.record({
+      receivedAt,
+      route: routeId,
+      method: request.method,
+      url: request.url,
+      status: failed ? 0 : reply.status,
+      identity: ctx?.identity ?? null,
+      scenarios: scenarioNames,
+      durationMs: clock.now() - receivedAt,
+      transport,
+      requestHeaders: request.headers,
+      requestBody: ctx?.journalBody,
+      responseHeaders: failed ? undefined : reply.headers,
+      responseBody: definition?.control ? undefined : fixedBody(reply),
+      secretResponse: definition?.secretResponse === true,
+    })
+    if (logger.format !== 'silent') {
+      const entry = journal.get(seq)
+      if (entry) logger.request(entry)
+    }
+    return reply
+  }
+}
+
+/** A scenario's network fault; `cut-body` cuts a small JSON answer in half. */
+function faultAnswer(kind: FaultKind): Reply {
+  if (kind !== 'cut-body') return fault(kind)
+  const whole = JSON.stringify({ error: 'svc-mock cut this response short (scenario fault "cut-body")' })
+  return fault('cut-body', { status: 200, headers: new Headers({ 'content-type': 'application/json; charset=utf-8' }), body: whole })
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}

@@ -1,0 +1,74 @@
+/**
+ * Element versions, the versions domain's one door: the process-management store (storages,
+ * facets, views, elements and their versions, from fixtures and generated from the seed), the
+ * operation that lists an element's versions (`versions.list`), and the store's operations for
+ * `emu.elements` and `emu.storages`.
+ */
+import type { AccessGate } from '../auth/index.js'
+import type { Domain, DomainSchemas, KernelServices } from '../kernel/domain.js'
+import { ElementAdmin } from './admin.js'
+import { type VersionsApi, versionsApi } from './api.js'
+import { VERSIONS_PATH } from './constants.js'
+import { elementsSection, generateSection, loadElements, storagesSection } from './fixtures.js'
+import { listVersions } from './list.js'
+import { VersionsSettings } from './settings.js'
+import { ElementStore } from './store.js'
+import { VERSIONS_SCENARIO_ERRORS, renderVersionsError, versionsScenarioError } from './wire.js'
+
+export type { ElementsApi, StoragesApi, VersionsApi } from './api.js'
+export type { Where } from './admin.js'
+export type { StorageFixture } from './model.js'
+export type { ElementSummary } from './store.js'
+export { VersionsError, type OperationResultBody } from './wire.js'
+
+/** The run options of the versions operation. */
+export interface VersionsOptions {
+  /** Name of the version list in answers: `elements` (default), `values`, or `both`. */
+  versionListKey?: 'elements' | 'values' | 'both'
+  /** OAuth scope the versions operation needs (default: none beyond a valid credential). */
+  versionsScope?: string | null
+}
+
+export interface VersionsDeps {
+  readonly kernel: KernelServices
+  readonly gate: AccessGate
+  /** `{base_url}`: element links (`expandUri`) point here. */
+  readonly baseUrl: string
+  readonly options: VersionsOptions
+}
+
+export const versionsSchemas: DomainSchemas = {
+  settings: { name: 'versions', schema: VersionsSettings },
+  fixtures: [storagesSection, elementsSection, generateSection],
+}
+
+export function defineVersionsDomain(deps: VersionsDeps): Domain<VersionsApi> {
+  const { kernel, gate, baseUrl, options } = deps
+  const store = new ElementStore()
+  const newId = (): string => kernel.ids.uuid()
+  const admin = new ElementAdmin(store, { baseUrl, newId })
+  return {
+    routes: [
+      {
+        id: 'versions.list',
+        method: 'GET',
+        path: VERSIONS_PATH,
+        origin: 'base',
+        summary: 'List the versions of an element of a facet view (api-version 4.0)',
+        resolve: (ctx) => listVersions(ctx, gate, store),
+        renderError: (error) => renderVersionsError(error),
+        scenarioErrors: VERSIONS_SCENARIO_ERRORS,
+        scenarioError: (code, ctx, message) => versionsScenarioError(code, ctx.params.elementId ?? '', message),
+      },
+    ],
+    api: versionsApi(admin),
+    schemas: versionsSchemas,
+    baseSettings: { listKey: options.versionListKey ?? 'elements', requiredScope: options.versionsScope ?? null },
+    targets: [],
+    secretFields: [],
+    load: (fixtures) => loadElements(store, fixtures, { baseUrl, seed: kernel.seed, newId }),
+    state: () => ({}),
+    credentials: () => [],
+    reset: () => store.reset(),
+  }
+}

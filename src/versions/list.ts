@@ -1,0 +1,59 @@
+/**
+ * The versions operation, `GET {base_url}/…/elements/{elementId}/versions`: access (a valid
+ * credential, `read` on the storage, the scope the settings name), `api-version`, the query
+ * options, the lookups (404 for an unknown storage, facet, view or element), `$filter`, paging,
+ * and the answer: the stored JSON bytes of each version as they are, or parsed and reshaped when
+ * `$resources`, `$select` or `$expandRelated` ask for it.
+ */
+import { type AccessGate, storageResource } from '../auth/index.js'
+import type { Reply } from '../kernel/reply.js'
+import type { RequestContext } from '../kernel/route.js'
+import { readSection } from '../kernel/settings.js'
+import { matchesFilter } from './filter.js'
+import type { VersionRecord } from './model.js'
+import { checkApiVersion, parseVersionsQuery } from './query.js'
+import { decodeElement } from './records.js'
+import type { ElementJson } from './render.js'
+import { VersionsSettings } from './settings.js'
+import { shapeElement } from './shape.js'
+import type { ElementStore } from './store.js'
+import { notFound, versionList } from './wire.js'
+
+export async function listVersions(ctx: RequestContext, gate: AccessGate, store: ElementStore): Promise<Reply> {
+  const { collectionId = '', storageId = '', facetId = '', viewId = '', elementId = '' } = ctx.params
+  const settings = readSection(ctx.settings, 'versions', VersionsSettings)
+  await gate.check(ctx, {
+    scope: settings.requiredScope,
+    permission: { action: 'read', resource: storageResource(collectionId, storageId) },
+  })
+  checkApiVersion(ctx.headers, ctx.url)
+  const query = parseVersionsQuery(ctx.url)
+  const storage = store.storage(collectionId, storageId)
+  if (!storage) throw notFound(`Storage '${collectionId}/${storageId}' not found.`)
+  const facet = storage.facets.find((f) => f.name === facetId)
+  if (!facet) throw notFound(`Facet '${facetId}' not found.`)
+  if (!facet.views.includes(viewId)) throw notFound(`View '${viewId}' not found in facet '${facetId}'.`)
+  const versions = store.elementVersions(collectionId, storageId, facetId, elementId)
+  const first = versions?.[0]
+  if (!versions || !first) throw notFound(`Element '${elementId}' not found.`)
+
+  let selected: readonly VersionRecord[] = versions
+  let parsed: ElementJson[] | undefined
+  if (query.filter) {
+    const filter = query.filter
+    const all = versions.map((record) => ({ record, json: decodeElement(record) }))
+    const kept = all.filter(({ json }) => matchesFilter(filter, json))
+    selected = kept.map(({ record }) => record)
+    parsed = kept.map(({ json }) => json)
+  }
+  if (query.pageSize !== undefined || query.page > 1) {
+    const from = query.pageSize === undefined ? Number.POSITIVE_INFINITY : (query.page - 1) * query.pageSize
+    const to = query.pageSize === undefined ? Number.POSITIVE_INFINITY : query.page * query.pageSize
+    selected = selected.slice(from, to)
+    parsed = parsed?.slice(from, to)
+  }
+  if (!query.reshapes) return versionList(selected.map((record) => record.body), settings.listKey)
+  const shape = { store, query, collectionId, storageId }
+  const elements = (parsed ?? selected.map(decodeElement)).map((json) => shapeElement(json, shape))
+  return versionList(elements.map((json) => Buffer.from(JSON.stringify(json), 'utf8')), settings.listKey)
+}

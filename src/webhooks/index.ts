@@ -1,0 +1,130 @@
+/**
+ * Inbound webhooks, the webhooks domain's one door: the intake at `{webhook_url}/hooks/{token}`
+ * (a call in any encoding, and the CORS preflight), data structures, flows with their queues,
+ * webhook-response steps and the 40-second timeout, executions, and the operations of
+ * `emu.webhooks`. Secured webhooks authenticate through the access gate of the auth domain.
+ */
+import type { AccessGate } from '../auth/index.js'
+import type { Domain, DomainSchemas, KernelServices, ScenarioTarget } from '../kernel/domain.js'
+import { readSection } from '../kernel/settings.js'
+import { HOOK_PATH, PAYLOAD_LIMIT } from './constants.js'
+import type { Execution, ExecutionPredicate } from './executions.js'
+import { receive } from './intake.js'
+import { WebhooksSettings } from './model.js'
+import { type WebhookView, WebhookService, webhooksSection } from './service.js'
+import { type WebhookEffect, type WebhooksState, webhookState } from './state.js'
+import { preflight, tooLarge } from './wire.js'
+
+export type { Bundle, DataStructure, Field, FieldType, FileValue, FlowConfig, FlowOutcome, FlowPatch, ResponseStep, WebhookOptions } from './model.js'
+export type { Execution, ExecutionPredicate } from './executions.js'
+export type { WebhookView } from './service.js'
+export type { ExecutionSummary, WebhookEffect, WebhookState, WebhooksState } from './state.js'
+export { ExecutionTimeoutError } from './executions.js'
+export { WebhookError, type WebhookProblem } from './wire.js'
+
+/** What a scenario can be aimed at in this domain (`webhook=orders`). */
+export interface WebhooksTargets {
+  /** Only calls to this webhook (its id). */
+  webhook?: string
+}
+
+export interface WebhooksApi {
+  readonly webhooks: {
+    list(): WebhookView[]
+    /** NotFoundError (404) for an unknown id. */
+    get(id: string): WebhookView
+    /** Body of `POST /__svc-mock/webhooks`: `{name, dataStructure, learning, secured, options, flow}`. */
+    create(input: unknown): Promise<WebhookView>
+    delete(id: string): boolean
+    /** Part of a flow: `{active, queueCapacity, response, outcome, processingMs}`; activating runs the queue in order. */
+    updateFlow(id: string, patch: unknown): Promise<WebhookView>
+    /** Every run of the webhook's flow, in the order it ran them (file data as Buffers). */
+    executions(id: string): Execution[]
+    /** The first execution matching, recorded already or still to come; rejects after `timeout` ms of emulator time (default 30 000). */
+    waitForExecution(id: string, predicate?: ExecutionPredicate, options?: { timeout?: number }): Promise<Execution>
+  }
+}
+
+export interface WebhooksDeps {
+  readonly kernel: KernelServices
+  readonly gate: AccessGate
+  /** Origin of webhook addresses (`{webhook_url}`). */
+  readonly webhookUrl: string
+}
+
+export const webhooksSchemas: DomainSchemas = {
+  settings: { name: 'webhooks', schema: WebhooksSettings },
+  fixtures: [webhooksSection],
+}
+
+const RECEIVE = 'webhooks.receive'
+
+export function defineWebhooksDomain(deps: WebhooksDeps): Domain<WebhooksApi, WebhooksState> {
+  const { kernel, gate } = deps
+  const { clock, scenarios } = kernel
+  const service = new WebhookService({
+    clock,
+    webhookUrl: deps.webhookUrl,
+    newToken: () => kernel.ids.token(32).toLowerCase(),
+    baseSettings: kernel.baseSettings,
+    settingsAt: (webhook) => scenarios.settingsAt(RECEIVE, { webhook }),
+    onError: (error) => kernel.logger.error('a webhook flow failed', error),
+    onChange: kernel.changed,
+  })
+  // A run-level scenario going off may make flows active again: they take up their queues.
+  scenarios.onChange((event) => {
+    if (!event.on) service.resumeAll()
+  })
+  const effect = (view: WebhookView): WebhookEffect => {
+    const target = { webhook: view.id }
+    const settings = readSection(scenarios.settingsAt(RECEIVE, target), 'webhooks', WebhooksSettings)
+    return { flow: { ...view.flow, ...settings.flow }, gone: settings.gone, scenarios: scenarios.touchingAt(RECEIVE, target) }
+  }
+  const webhook: ScenarioTarget = {
+    name: 'webhook',
+    description: 'Only calls to this webhook (its id, the last segment of its address).',
+    read: ({ routeId, params }) => (routeId.startsWith('webhooks.') ? params.token : undefined),
+    values: () => service.list().map((w) => w.id),
+  }
+  return {
+    routes: [
+      {
+        id: 'webhooks.options',
+        method: 'OPTIONS',
+        path: HOOK_PATH,
+        origin: 'webhook',
+        summary: 'CORS preflight of a webhook address: 200 ok',
+        resolve: (ctx) => preflight(ctx.headers),
+      },
+      {
+        id: RECEIVE,
+        method: '*',
+        path: HOOK_PATH,
+        origin: 'webhook',
+        summary: 'A call to a webhook (GET query string; POST, PUT, PATCH, DELETE with form, multipart, JSON or text)',
+        bodyLimit: PAYLOAD_LIMIT,
+        tooLarge: () => tooLarge(),
+        resolve: (ctx) => receive(ctx, { gate, clock, store: service.store, runner: service.runner, onError: (error) => kernel.logger.error('a webhook flow failed', error) }),
+      },
+    ],
+    api: {
+      webhooks: {
+        list: () => service.list(),
+        get: (id) => service.get(id),
+        create: (input) => service.create(input),
+        delete: (id) => service.delete(id),
+        updateFlow: (id, patch) => service.updateFlow(id, patch),
+        executions: (id) => service.executionsOf(id),
+        waitForExecution: (id, predicate, options) => service.waitForExecution(id, predicate, options),
+      },
+    },
+    schemas: webhooksSchemas,
+    baseSettings: {},
+    targets: [webhook],
+    secretFields: [],
+    load: (fixtures) => service.load(fixtures.of(webhooksSection)),
+    state: () => ({ webhooks: service.list().map((view) => webhookState(view, effect(view), service.executionsOf(view.id))) }),
+    credentials: () => [],
+    reset: () => service.reset(),
+  }
+}
