@@ -1,7 +1,7 @@
 /**
  * The request journal: every request the emulator answered, newest last, in a bounded ring (the
- * oldest entries drop out). Secrets never leave it: Authorization values, client secrets, codes
- * and tokens are redacted in every entry it gives out. It keeps the raw parts of each request
+ * oldest entries drop out). Secrets never leave it: credential headers and the secret fields the
+ * domains declare are redacted (redact.ts) in every entry it gives out. It keeps the raw parts of each request
  * and builds the redacted entry the first time someone reads it, so recording costs a request
  * almost nothing.
  */
@@ -52,7 +52,7 @@ export interface JournalWaitOptions {
   signal?: AbortSignal
 }
 
-/** What the dispatcher hands the journal: the raw parts of one exchange. */
+/** What the pipeline hands the journal: the raw parts of one exchange. */
 export interface JournalRecord {
   readonly receivedAt: number
   readonly route: string

@@ -1,14 +1,14 @@
 /**
  * The intake: one call to `{webhook_url}` from arrival to answer. In order: the address (410),
  * the credential of a webhook secured for public use (401), a full queue (400 `Queue is full.`,
- * for any call), the body (400 when it cannot be read; 413 past 5 MB, decided by the dispatcher),
+ * for any call), the body (400 when it cannot be read; 413 past 5 MB, decided by the pipeline and the body),
  * the bundle, learning and validation against the data structure (400), then the answer: 200 `Accepted` at once, or,
  * when the flow has a webhook-response step and is active, whatever the run answers, or 500 when
  * it has not answered 40 s (emulator time) after the call arrived.
  */
 import { type AccessGate, ApiAccessError } from '../auth/index.js'
 import type { Clock } from '../kernel/clock.js'
-import { type Reply, reply } from '../kernel/reply.js'
+import type { Reply } from '../kernel/reply.js'
 import type { RequestContext } from '../kernel/route.js'
 import { readSection } from '../kernel/settings.js'
 import { buildBundle, summarizeBundle } from './bundle.js'
@@ -18,13 +18,14 @@ import {
   accepted,
   flowFailed,
   methodNotAllowed,
+  respond,
   timedOut,
   unauthorized,
   validationFailed,
   webhookGone,
 } from './wire.js'
 import type { FlowRunner, RunResult } from './flow.js'
-import { type DataStructure, type Field, type FlowConfig, type ResponseStep, type WebhookRecord, WebhooksSettings } from './model.js'
+import { type DataStructure, type Field, type FlowConfig, type WebhookRecord, WebhooksSettings } from './model.js'
 import { readPayload } from './payload.js'
 import type { WebhookStore } from './store.js'
 import { learnStructure, validateBundle } from './structure.js'
@@ -92,21 +93,6 @@ function answer(result: RunResult | undefined): Reply {
     case undefined:
       return timedOut()
   }
-}
-
-/** The webhook-response step's answer: its status, its headers, its body (JSON unless text). */
-export function respond(step: ResponseStep): Reply {
-  const headers = new Headers(step.headers)
-  const noBody = step.status === 204 || step.status === 205 || step.status === 304
-  let body: string | null = null
-  if (!noBody && typeof step.body === 'string') {
-    body = step.body
-    if (!headers.has('content-type')) headers.set('content-type', 'text/plain; charset=utf-8')
-  } else if (!noBody && step.body !== undefined && step.body !== null) {
-    body = JSON.stringify(step.body)
-    if (!headers.has('content-type')) headers.set('content-type', 'application/json; charset=utf-8')
-  }
-  return reply(body, { status: step.status, headers })
 }
 
 async function authenticate(ctx: RequestContext, gate: AccessGate): Promise<void> {

@@ -7,7 +7,8 @@
  */
 import { REASON_HEADER } from '../kernel/constants.js'
 import { HttpError } from '../kernel/errors.js'
-import { type Reply, text } from '../kernel/reply.js'
+import { type Reply, reply, text } from '../kernel/reply.js'
+import type { ResponseStep } from './model.js'
 
 export const ACCEPTED_TEXT = 'Accepted'
 export const GONE_TEXT = 'Webhook not found.'
@@ -63,6 +64,21 @@ export function validationFailed(problems: readonly string[]): WebhookError {
 
 export function accepted(): Reply {
   return text(ACCEPTED_TEXT, { status: 200 })
+}
+
+/** The webhook-response step's answer: its status, its headers, its body (JSON unless text). */
+export function respond(step: ResponseStep): Reply {
+  const headers = new Headers(step.headers)
+  const noBody = step.status === 204 || step.status === 205 || step.status === 304
+  let body: string | null = null
+  if (!noBody && typeof step.body === 'string') {
+    body = step.body
+    if (!headers.has('content-type')) headers.set('content-type', 'text/plain; charset=utf-8')
+  } else if (!noBody && step.body !== undefined && step.body !== null) {
+    body = JSON.stringify(step.body)
+    if (!headers.has('content-type')) headers.set('content-type', 'application/json; charset=utf-8')
+  }
+  return reply(body, { status: step.status, headers })
 }
 
 export function flowFailed(): Reply {

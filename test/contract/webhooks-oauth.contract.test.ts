@@ -1,5 +1,5 @@
 /**
- * Secured webhooks and OAuth (issues 3 and 4 together): a call from outside may carry an OAuth
+ * Secured webhooks and OAuth together: a call from outside may carry an OAuth
  * access token as its Bearer credential; an expired or forged one is refused like any bad one.
  */
 import { expect, it } from 'vitest'

@@ -1,0 +1,66 @@
+/**
+ * The shape of the house, checked on every run: each domain is entered only through its
+ * `index.ts`, the kernel imports nothing outside itself, and no code line of the kernel names a
+ * domain's concepts (a webhook, an OAuth client). Read from the source's own import statements.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src')
+const DOMAINS = ['auth', 'versions', 'webhooks', 'control'] as const
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    return statSync(path).isDirectory() ? files(path) : path.endsWith('.ts') ? [path] : []
+  })
+}
+
+interface Import {
+  readonly from: string
+  readonly to: string
+}
+
+/** Every relative import of a source file (static, type-only and dynamic), resolved to a src path. */
+function importsOf(file: string): Import[] {
+  const text = readFileSync(file, 'utf8')
+  const specifiers = [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)].map((m) => m[1] ?? '')
+  return specifiers.map((spec) => ({ from: relative(SRC, file), to: relative(SRC, resolve(dirname(file), spec)).replace(/\.js$/, '.ts') }))
+}
+
+const top = (path: string): string => path.split('/')[0] ?? ''
+
+const all = files(SRC).flatMap(importsOf)
+
+describe('the house', () => {
+  it('reads the imports it checks (the check is not vacuous)', () => {
+    expect(all.length).toBeGreaterThan(100)
+    expect(all.some((i) => i.to === 'auth/index.ts' && top(i.from) === 'webhooks')).toBe(true)
+  })
+
+  it.each(DOMAINS)('%s is entered only through its index', (domain) => {
+    const deep = all.filter((i) => top(i.to) === domain && top(i.from) !== domain && i.to !== `${domain}/index.ts`)
+    expect(deep.map((i) => `${i.from} -> ${i.to}`)).toEqual([])
+  })
+
+  it('the kernel imports nothing outside the kernel', () => {
+    const outside = all.filter((i) => top(i.from) === 'kernel' && top(i.to) !== 'kernel')
+    expect(outside.map((i) => `${i.from} -> ${i.to}`)).toEqual([])
+  })
+
+  it('no code line of the kernel names a webhook, an OAuth client or OAuth', () => {
+    const named: string[] = []
+    for (const file of files(join(SRC, 'kernel'))) {
+      const code = readFileSync(file, 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .split('\n')
+        .map((line) => line.replace(/\/\/.*$/, ''))
+      code.forEach((line, index) => {
+        if (/webhook|oauth|client_?id|clientOf/i.test(line)) named.push(`${relative(SRC, file)}:${index + 1}: ${line.trim()}`)
+      })
+    }
+    expect(named).toEqual([])
+  })
+})
