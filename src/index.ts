@@ -6,27 +6,13 @@
  *
  * The standalone server is `svc-mock/server` (`startServer()`) or the `svc-mock` command.
  */
-import type { RequestHandler } from 'msw'
 import type { AuthorizePageError, AuthorizeRedirectError, ApiAccessError, OAuthError, RateLimitError } from './auth/index.js'
 import type { PortInUseError } from './adapters/server.js'
-import type { Emulator, EmulatorOptions } from './emulator-api.js'
-import { buildEmulator } from './emulator.js'
 import type { KernelError } from './kernel/errors.js'
 import type { VersionsError } from './versions/index.js'
 import type { ExecutionTimeoutError, WebhookError } from './webhooks/index.js'
 
-export interface InProcessEmulator extends Emulator {
-  /** msw request handlers serving every route of the emulator, for your `setupServer(...)`. */
-  readonly handlers: RequestHandler[]
-}
-
-/** Creates an emulator seeded from the fixtures, with msw handlers for in-process use. */
-export async function createEmulator(options: EmulatorOptions = {}): Promise<InProcessEmulator> {
-  const core = await buildEmulator(options)
-  const { mswHandlers } = await import('./adapters/msw.js')
-  const handlers = mswHandlers(core)
-  return Object.assign(core, { handlers })
-}
+export { createEmulator, type InProcessEmulator } from './adapters/in-process.js'
 
 export type {
   ClockApi,

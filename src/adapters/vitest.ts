@@ -10,7 +10,7 @@
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
 import type { EmulatorOptions } from '../emulator-api.js'
-import { createEmulator, type InProcessEmulator } from '../index.js'
+import { createEmulator, type InProcessEmulator } from './in-process.js'
 import type { JournalEntry } from '../kernel/journal.js'
 
 export interface UseEmulatorOptions extends EmulatorOptions {

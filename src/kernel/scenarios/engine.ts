@@ -14,20 +14,12 @@ import { routeMatches } from '../route.js'
 import { mergeSettings, isPlainObject, type SettingsTree } from '../settings.js'
 import { type ScenarioCatalogue, type ScenarioDefinition, fillParams } from './catalogue.js'
 import { SeededIds } from '../ids.js'
-import { FAULTS, type Fault, type ParamValue, type ScenarioRule } from './schema.js'
+import { type Activation, FAULTS, type Fault, type ParamValue, type ScenarioRule } from './schema.js'
+
+export type { Activation }
 
 export type ScenarioLevel = 'run' | 'test' | 'request'
 
-export interface Activation {
-  /** On for the next N requests it touches, then off. Default: until switched off. */
-  times?: number
-  /** Parameters declared by the scenario (`ms` for `latency`). */
-  params?: Record<string, ParamValue>
-  /** Only requests to this route (id or `prefix.*`). */
-  route?: string
-  /** Only requests with these targets, by the names the domains declare (a webhook, a client, …). */
-  targets?: Readonly<Record<string, string>>
-}
 
 export interface ActiveScenario {
   readonly id: number

@@ -7,7 +7,9 @@
  * `seed` parameter (or 1), so a run repeats exactly.
  */
 import { z } from 'zod'
-import { SCENARIO_NAME } from './syntax.js'
+
+/** Scenario names: lower-case letters, digits and dashes. */
+export const SCENARIO_NAME = /^[a-z0-9][a-z0-9-]*$/
 
 export const ParamRef = z.strictObject({ $param: z.string().min(1) })
 export type ParamRef = z.infer<typeof ParamRef>
@@ -65,7 +67,6 @@ export const ScenarioRule = z
   })
 export type ScenarioRule = z.infer<typeof ScenarioRule>
 
-export { SCENARIO_NAME }
 
 export const ScenarioFileSchema: z.ZodType<ScenarioFile> = z.strictObject({
   $schema: z.string().optional(),
@@ -90,4 +91,16 @@ export interface ScenarioFile {
   routes?: string | string[]
   settings?: Record<string, unknown>
   rules?: ScenarioRule[]
+}
+
+/** How one scenario is switched on: for how many requests, with which parameters, aimed at what. */
+export interface Activation {
+  /** On for the next N requests it touches, then off. Default: until switched off. */
+  times?: number
+  /** Parameters declared by the scenario (`ms` for `latency`). */
+  params?: Record<string, ParamValue>
+  /** Only requests to this route (id or `prefix.*`). */
+  route?: string
+  /** Only requests with these targets, by the names the domains declare (a webhook, a client, …). */
+  targets?: Readonly<Record<string, string>>
 }

@@ -10,10 +10,7 @@
  * scenario.
  */
 import { ScenarioError } from '../errors.js'
-import type { Activation } from './engine.js'
-
-/** Scenario names: lower-case letters, digits and dashes. */
-export const SCENARIO_NAME = /^[a-z0-9][a-z0-9-]*$/
+import { type Activation, SCENARIO_NAME } from './schema.js'
 
 export interface ParsedActivation {
   name: string
