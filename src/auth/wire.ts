@@ -7,7 +7,7 @@
  */
 import { REASON_HEADER } from '../kernel/constants.js'
 import { HttpError } from '../kernel/errors.js'
-import { json, type Reply, text } from '../kernel/reply.js'
+import { headerValue, headersOf, json, type Reply, text } from '../kernel/reply.js'
 
 export type ApiAccessProblem =
   | 'missing-credential'
@@ -33,17 +33,30 @@ export class ApiAccessError extends HttpError<'ERR_API_ACCESS'> {
     this.status = problem === 'insufficient-scope' || problem === 'missing-permission' ? 403 : 401
   }
 
-  /** Headers every rendering of this error carries. */
+  /**
+   * Headers every rendering of this error carries: the reason (for test authors), and on a 401 a
+   * challenge (RFC 9110: every 401 carries one), `invalid_token` with a description for a token
+   * that is expired or not valid (RFC 6750 section 3; its characters kept to what the RFC allows).
+   */
   headers(): Headers {
-    const headers = new Headers({ [REASON_HEADER]: this.message })
-    if (this.status === 401 && this.problem !== 'malformed-header') {
+    const headers = headersOf({ [REASON_HEADER]: this.message })
+    if (this.status === 401) {
       const tokenProblem = this.problem === 'invalid-token' || this.problem === 'expired-token'
-      headers.set(
-        'www-authenticate',
-        tokenProblem ? `Bearer error="invalid_token", error_description="${this.message.replace(/"/g, "'")}"` : 'Bearer',
-      )
+      const description = headerValue(this.message).replace(/["\\]/g, "'")
+      headers.set('www-authenticate', tokenProblem ? `Bearer error="invalid_token", error_description="${description}"` : 'Bearer')
     }
     return headers
+  }
+
+  /**
+   * What the platform's own body says of this refusal: its documented texts (a malformed header,
+   * discontinued static keys), otherwise only `Unauthorized` or `Access is denied`. The reason
+   * svc-mock knows goes in `x-svc-mock-reason`, never in the body.
+   */
+  platformText(): string {
+    if (this.problem === 'malformed-header') return MALFORMED_HEADER_TEXT
+    if (this.problem === 'static-keys-rejected') return this.message
+    return this.status === 403 ? 'Access is denied' : 'Unauthorized'
   }
 
   toReply(): Reply {

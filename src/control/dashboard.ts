@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { NotFoundError } from '../kernel/errors.js'
-import { empty, type Reply, reply } from '../kernel/reply.js'
+import { empty, headersOf, type Reply, reply } from '../kernel/reply.js'
 import type { RequestContext, RouteDefinition } from '../kernel/route.js'
 import { CONTROL_PREFIX, controlRoute as route } from './route.js'
 
@@ -68,7 +68,7 @@ async function serve(ctx: RequestContext, name: string): Promise<Reply> {
   const type = TYPES[extension]
   const file = type === undefined ? undefined : await load(name)
   if (!file || type === undefined) throw new NotFoundError(`The dashboard has no file "${name}".`, 'file')
-  const headers = new Headers({
+  const headers = headersOf({
     etag: file.etag,
     'cache-control': 'no-cache',
     'x-content-type-options': 'nosniff',

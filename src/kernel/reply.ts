@@ -31,7 +31,7 @@ export interface ReplyInit {
 }
 
 export function reply(body: ReplyBody, init: ReplyInit = {}): Reply {
-  return { status: init.status ?? 200, headers: new Headers(init.headers), body }
+  return { status: init.status ?? 200, headers: headersOf(init.headers), body }
 }
 
 export function json(value: unknown, init: ReplyInit = {}): Reply {
@@ -48,11 +48,34 @@ export function html(body: string, init: ReplyInit = {}): Reply {
 
 /** A reply without a body: 204, 304, a redirect. */
 export function empty(status: number, headers?: HeadersLike): Reply {
-  return { status, headers: new Headers(headers), body: null }
+  return { status, headers: headersOf(headers), body: null }
+}
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+const UNSAFE = /[^\t\x20-\x7e]+/g
+
+/**
+ * A header value that every transport can send: visible ASCII, spaces and tabs stay; anything
+ * else (text from a request in another script, control characters) becomes its UTF-8 bytes,
+ * percent-encoded. Never a 500 for a value that cannot go into a header.
+ */
+export function headerValue(value: string): string {
+  return value.replace(UNSAFE, (run) => encodeURIComponent(run.replace(LONE_SURROGATE, '\ufffd')))
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
+
+/** Headers with every value made safe (`headerValue`); a name that is not an HTTP token is dropped. */
+export function headersOf(init?: HeadersLike): Headers {
+  const headers = new Headers()
+  if (init === undefined) return headers
+  const entries: Iterable<[string, string]> = init instanceof Headers ? init.entries() : Array.isArray(init) ? init : Object.entries(init)
+  for (const [name, value] of entries) if (TOKEN.test(name)) headers.append(name, headerValue(value))
+  return headers
 }
 
 function withType(body: string, init: ReplyInit, type: string): Reply {
-  const headers = new Headers(init.headers)
+  const headers = headersOf(init.headers)
   if (!headers.has('content-type')) headers.set('content-type', type)
   return { status: init.status ?? 200, headers, body }
 }
@@ -64,7 +87,7 @@ function withType(body: string, init: ReplyInit, type: string): Reply {
 export function fault(kind: FaultKind, whole?: { status: number; headers: Headers; body: string }): Reply {
   if (kind === 'cut-body' && whole) {
     const bytes = new TextEncoder().encode(whole.body)
-    const headers = new Headers(whole.headers)
+    const headers = headersOf(whole.headers)
     headers.set('content-length', String(bytes.length))
     return { status: whole.status, headers, body: bytes.slice(0, Math.max(1, Math.floor(bytes.length / 2))), fault: kind }
   }

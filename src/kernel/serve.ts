@@ -10,7 +10,7 @@ import type { ScenarioTarget } from './domain.js'
 import { HttpError, PayloadTooLargeError, UnknownScenarioError } from './errors.js'
 import type { Journal, Transport } from './journal.js'
 import type { Logger } from './logger.js'
-import { type FaultKind, type Reply, fault, fixedBody, json, text } from './reply.js'
+import { type FaultKind, type Reply, fault, fixedBody, headersOf, json, text } from './reply.js'
 import type { IncomingRequest } from './request.js'
 import { type CompiledPattern, RouteTable, compilePattern } from './router.js'
 import type { RequestContext, RouteDefinition } from './route.js'
@@ -199,7 +199,7 @@ export class Pipeline {
         return text(`Scenario "${outcome.scenario}" asked route ${definition.id} for error "${outcome.code}", which that route does not know.`, { status: 500 })
       }
       case 'respond': {
-        const headers = new Headers(outcome.headers)
+        const headers = headersOf(outcome.headers)
         if (outcome.body === undefined) return { status: outcome.status, headers, body: null }
         if (typeof outcome.body === 'string') return text(outcome.body, { status: outcome.status, headers })
         return json(outcome.body, { status: outcome.status, headers })
@@ -262,7 +262,7 @@ export class Pipeline {
 function faultAnswer(kind: FaultKind): Reply {
   if (kind !== 'cut-body') return fault(kind)
   const whole = JSON.stringify({ error: 'svc-mock cut this response short (scenario fault "cut-body")' })
-  return fault('cut-body', { status: 200, headers: new Headers({ 'content-type': 'application/json; charset=utf-8' }), body: whole })
+  return fault('cut-body', { status: 200, headers: headersOf({ 'content-type': 'application/json; charset=utf-8' }), body: whole })
 }
 
 function errorMessage(error: unknown): string {

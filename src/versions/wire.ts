@@ -61,11 +61,15 @@ export class VersionsError extends HttpError<'ERR_VERSIONS'> {
 export const badRequest = (message: string): VersionsError => new VersionsError(400, message)
 export const notFound = (message: string): VersionsError => new VersionsError(404, message)
 
-/** Any error of the route, in the operation's own body (the gate's 401/403 keep their headers). */
+/**
+ * Any error of the route, in the operation's own body. The gate's 401 and 403 keep their headers
+ * (the challenge, and the reason in `x-svc-mock-reason`); their body says only what the platform's
+ * does (`Unauthorized`, `Access is denied`, its documented texts), never svc-mock's reason.
+ */
 export function renderVersionsError(error: HttpError): Reply {
   if (error instanceof RateLimitError) return error.toReply()
   if (error instanceof ApiAccessError) {
-    return json(operationResult([error.message], 'Unauthorized'), { status: error.status, headers: error.headers() })
+    return json(operationResult([error.platformText()], 'Unauthorized'), { status: error.status, headers: error.headers() })
   }
   if (error instanceof VersionsError) return error.toReply()
   return json(operationResult([error.message], error.status >= 500 ? 'Critical' : 'Error'), { status: error.status })

@@ -7,7 +7,7 @@
  */
 import { REASON_HEADER } from '../kernel/constants.js'
 import { HttpError } from '../kernel/errors.js'
-import { type Reply, reply, text } from '../kernel/reply.js'
+import { headersOf, type Reply, reply, text } from '../kernel/reply.js'
 import type { ResponseStep } from './model.js'
 
 export const ACCEPTED_TEXT = 'Accepted'
@@ -43,7 +43,7 @@ export class WebhookError extends HttpError<'ERR_WEBHOOK'> {
   }
   toReply(): Reply {
     const headers: Record<string, string> = {}
-    if (this.reason !== undefined) headers[REASON_HEADER] = headerSafe(this.reason)
+    if (this.reason !== undefined) headers[REASON_HEADER] = this.reason
     if (this.problem === 'method') headers.allow = `${CALL_METHODS.join(', ')}, OPTIONS`
     return text(this.body, { status: this.status, headers })
   }
@@ -68,7 +68,7 @@ export function accepted(): Reply {
 
 /** The webhook-response step's answer: its status, its headers, its body (JSON unless text). */
 export function respond(step: ResponseStep): Reply {
-  const headers = new Headers(step.headers)
+  const headers = headersOf(step.headers)
   const noBody = step.status === 204 || step.status === 205 || step.status === 304
   let body: string | null = null
   if (!noBody && typeof step.body === 'string') {
@@ -105,8 +105,4 @@ export function preflight(headers: Headers): Reply {
       'access-control-max-age': '86400',
     },
   })
-}
-
-function headerSafe(value: string): string {
-  return value.replace(/[^\x20-\x7e]/g, '?')
 }

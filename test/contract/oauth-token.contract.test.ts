@@ -126,7 +126,7 @@ contract('oauth: token endpoint errors (RFC 6749 section 5.2)', (h) => {
     expect(answer.headers.get('cache-control')).toBe('no-store')
   }
 
-  it('invalid_client (401, WWW-Authenticate: Basic) for a wrong secret, an unknown client, no credentials', async () => {
+  it('invalid_client (401) for a wrong secret, an unknown client, no credentials; the Basic challenge only to a client that tried the Authorization header', async () => {
     const wrong = await token(h, { grant_type: 'client_credentials' }, { client: { id: 'ci-client', secret: 'nope' } })
     expectError(wrong, 401, 'invalid_client', /secret of "ci-client" is wrong/)
     expect(wrong.headers.get('www-authenticate')).toMatch(/^Basic /)
@@ -134,7 +134,10 @@ contract('oauth: token endpoint errors (RFC 6749 section 5.2)', (h) => {
     expectError(unknown, 401, 'invalid_client', /Unknown client "ghost"/)
     const none = await token(h, { grant_type: 'client_credentials' }, { auth: 'none' })
     expectError(none, 401, 'invalid_client', /No client authentication/)
-    expect(none.headers.get('www-authenticate')).toMatch(/^Basic /)
+    expect(none.headers.get('www-authenticate')).toBeNull()
+    const post = await token(h, { grant_type: 'client_credentials' }, { auth: 'post', client: { id: 'ci-post-client', secret: 'nope' } })
+    expectError(post, 401, 'invalid_client', /secret of "ci-post-client" is wrong/)
+    expect(post.headers.get('www-authenticate')).toBeNull()
   })
 
   it('invalid_client when a client authenticates by a method it is not registered for', async () => {

@@ -57,8 +57,14 @@ it('client credentials with Client secret post', async () => {
   expect((await verify(tokens.access_token)).client_id).toBe('ci-post-client')
 })
 
-it('a client using the wrong method gets 401 with the WWW-Authenticate: Basic challenge', async () => {
+it('a Client secret post attempt that fails reaches the client as the invalid_client body error (no challenge)', async () => {
   const config = await discover('ci-client', client.ClientSecretPost('ci-secret'))
+  const failure = await client.clientCredentialsGrant(config).catch((error: unknown) => error)
+  expect(failure).toMatchObject({ code: 'OAUTH_RESPONSE_BODY_ERROR', error: 'invalid_client', status: 401 })
+})
+
+it('a Client secret basic attempt that fails gets the WWW-Authenticate: Basic challenge (RFC 6749 section 5.2)', async () => {
+  const config = await discover('ci-post-client', client.ClientSecretBasic('ci-post-secret'))
   const failure = await client.clientCredentialsGrant(config).catch((error: unknown) => error)
   expect(failure).toMatchObject({ code: 'OAUTH_WWW_AUTHENTICATE_CHALLENGE', status: 401 })
   expect((failure as { cause: Array<{ scheme: string }> }).cause[0]?.scheme).toBe('basic')

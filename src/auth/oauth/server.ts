@@ -27,7 +27,7 @@ import { codeStore, refreshTokenStore } from './single-use-store.js'
 import { readTokenParams } from './token-request.js'
 import { TokenIssuer } from './tokens.js'
 import { accessTokenVerifier } from './verify.js'
-import { NO_STORE, TOKEN_SCENARIO_ERRORS, invalidRequest, tokenScenarioError, unsupportedGrantType } from './wire.js'
+import { NO_STORE, OAuthError, TOKEN_SCENARIO_ERRORS, invalidRequest, tokenScenarioError, unsupportedGrantType } from './wire.js'
 
 const GRANTS: Readonly<Record<string, GrantHandler>> = {
   client_credentials: clientCredentialsGrant,
@@ -112,7 +112,8 @@ export class OAuthServer {
         secretResponse: true,
         resolve: (ctx) => this.#token(ctx),
         scenarioErrors: TOKEN_SCENARIO_ERRORS,
-        scenarioError: (code, _ctx, message) => tokenScenarioError(code, message),
+        renderError: (error, ctx) => (error instanceof OAuthError ? error.replyTo(ctx.headers) : error.toReply()),
+        scenarioError: (code, ctx, message) => tokenScenarioError(code, ctx.headers, message),
       },
       {
         id: 'auth.authorize',

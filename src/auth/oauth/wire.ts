@@ -1,8 +1,9 @@
 /**
  * The OAuth server's wire format, in one place. The token endpoint: the token response
  * `{access_token, scope, token_type: "Bearer", expires_in}` (+ `refresh_token`), RFC 6749 section 5.2 errors
- * `{"error": "...", "error_description": "..."}`, 400 except `invalid_client` (401 with
- * `WWW-Authenticate: Basic`), and `Cache-Control: no-store` on every answer. The factories
+ * `{"error": "...", "error_description": "..."}`, 400 except `invalid_client` (401, with
+ * `WWW-Authenticate: Basic` when the client tried the Authorization header, RFC 6749 section 5.2),
+ * and `Cache-Control: no-store` on every answer. The factories
  * (`invalidGrant`, `invalidRequest`, …) keep call sites short and each description says what to fix.
  * Also the authorize step's two kinds of error: a redirect to the client with `error`,
  * `error_description` and `state` (RFC 6749 section 4.1.2.1), or an HTML page when the client or
@@ -50,9 +51,18 @@ export class OAuthError extends HttpError<'ERR_OAUTH'> {
   }
 
   toReply(): Reply {
-    const headers: Record<string, string> = { ...NO_STORE }
-    if (this.error === 'invalid_client') headers['www-authenticate'] = BASIC_CHALLENGE
-    return json({ error: this.error, error_description: this.description }, { status: this.status, headers })
+    return json({ error: this.error, error_description: this.description }, { status: this.status, headers: NO_STORE })
+  }
+
+  /**
+   * The answer to a request: `invalid_client` carries the Basic challenge only when the client
+   * tried the Authorization header, so clients that authenticate in the body (Client secret post)
+   * see the body's error, as openid-client and oauth4webapi expect.
+   */
+  replyTo(headers: Headers): Reply {
+    const reply = this.toReply()
+    if (this.error === 'invalid_client' && headers.has('authorization')) reply.headers.set('www-authenticate', BASIC_CHALLENGE)
+    return reply
   }
 }
 
@@ -67,12 +77,12 @@ export const serverError = (description: string): OAuthError => new OAuthError('
 /** Errors a scenario rule may ask the token endpoint for (`"error": "server-error"`). */
 export const TOKEN_SCENARIO_ERRORS = ['server-error', 'invalid-client', 'temporarily-unavailable'] as const
 
-export function tokenScenarioError(code: string, message: string | undefined): Reply | undefined {
+export function tokenScenarioError(code: string, headers: Headers, message: string | undefined): Reply | undefined {
   switch (code) {
     case 'server-error':
       return serverError(message ?? 'The authorization server failed while issuing the token. Retry later.').toReply()
     case 'invalid-client':
-      return invalidClient(message ?? 'Client authentication failed.').toReply()
+      return invalidClient(message ?? 'Client authentication failed.').replyTo(headers)
     case 'temporarily-unavailable':
       return json(
         { error: 'temporarily_unavailable', error_description: message ?? 'The authorization server is temporarily unavailable. Retry later.' },
