@@ -70,6 +70,49 @@ describe('the standalone server', () => {
   })
   afterAll(() => running.close())
 
+  /** A raw request, for methods fetch refuses to send. */
+  const raw = (method: string, path: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> =>
+    new Promise((resolve, reject) => {
+      const request = httpRequest({ host: '127.0.0.1', port: running.port, method, path }, (response) => {
+        let body = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk: string) => (body += chunk))
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }))
+      })
+      request.on('error', reject)
+      request.end()
+    })
+
+  it('answers a method no route takes (TRACE, PROPFIND) with 501, and keeps serving', async () => {
+    for (const method of ['TRACE', 'PROPFIND']) {
+      const answer = await raw(method, VERSIONS())
+      expect(answer.status).toBe(501)
+      expect(JSON.parse(answer.body)).toMatchObject({ error: 'Not Implemented' })
+    }
+    expect((await fetch(`${running.url}${VERSIONS()}`, { headers: APP_KEY })).status).toBe(200)
+  })
+
+  it('answers TRACE to a webhook address with 405 and Allow (webhooks take any other method)', async () => {
+    const answer = await raw('TRACE', '/hooks/orders')
+    expect(answer.status).toBe(405)
+    expect(answer.headers.allow).toBe('GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS')
+  })
+
+  it('answers CONNECT with 501 and closes the connection', async () => {
+    const answer = await new Promise<{ status: number; closed: boolean }>((resolve, reject) => {
+      const request = httpRequest({ host: '127.0.0.1', port: running.port, method: 'CONNECT', path: 'example.com:443' })
+      request.on('connect', (response, socket) => {
+        socket.on('close', () => resolve({ status: response.statusCode ?? 0, closed: true }))
+        socket.resume()
+      })
+      request.on('response', (response) => resolve({ status: response.statusCode ?? 0, closed: false }))
+      request.on('error', reject)
+      request.end()
+    })
+    expect(answer.status).toBe(501)
+    expect((await fetch(`${running.url}/__svc-mock/health`)).status).toBe(200)
+  })
+
   it('binds to loopback on the port asked for and reports its URL', () => {
     expect(running.host).toBe('127.0.0.1')
     expect(running.url).toBe(`http://127.0.0.1:${running.port}`)

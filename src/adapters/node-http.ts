@@ -4,7 +4,8 @@
  * the socket as the route reads it) and writes the Reply back: bytes straight to the socket, a
  * stream as it comes, a network fault as a destroyed socket, `cut-body` as half a body.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import { type IncomingMessage, STATUS_CODES, type ServerResponse } from 'node:http'
+import type { Duplex } from 'node:stream'
 import type { EmulatorCore } from '../emulator-api.js'
 import type { Reply } from '../kernel/reply.js'
 import { type IncomingRequest, RequestBody } from '../kernel/request.js'
@@ -23,6 +24,29 @@ export function requestListener(emu: Pick<EmulatorCore, 'serve' | 'logger'>, ori
         res.destroy()
       }
     })
+  }
+}
+
+/**
+ * A CONNECT request (node:http hands it over apart from the others): answered by the pipeline like
+ * any method no route takes (501), written to the socket, which is then closed.
+ */
+export function connectListener(emu: Pick<EmulatorCore, 'serve' | 'logger'>, origin: string): (req: IncomingMessage, socket: Duplex) => void {
+  return (req, socket) => {
+    const request: IncomingRequest = { method: req.method ?? 'CONNECT', url: new URL(`${origin}/`), headers: toHeaders(req.rawHeaders), body: null }
+    emu.serve(request, 'server').then(
+      (reply) => {
+        const body = typeof reply.body === 'string' || reply.body instanceof Uint8Array ? Buffer.from(reply.body) : Buffer.alloc(0)
+        const lines = [`HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status] ?? ''}`]
+        reply.headers.forEach((value, name) => lines.push(`${name}: ${value}`))
+        lines.push(`content-length: ${body.byteLength}`, 'connection: close', '', '')
+        socket.end(Buffer.concat([Buffer.from(lines.join('\r\n'), 'latin1'), body]))
+      },
+      (error: unknown) => {
+        emu.logger.error('the server failed to answer a CONNECT request', error)
+        socket.destroy()
+      },
+    )
   }
 }
 

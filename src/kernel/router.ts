@@ -72,8 +72,12 @@ export type RouteMatch<R> =
 /** The server's route table: routes bucketed by segment count, checked in registration order. */
 export class RouteTable<R> {
   #buckets = new Map<number, RouteTableEntry<R>[]>()
+  /** Every method some route takes (`*` for a route that takes any). */
+  readonly methods = new Set<string>()
 
   add(method: string, pattern: CompiledPattern, route: R): void {
+    this.methods.add(method)
+    if (method === 'GET') this.methods.add('HEAD')
     const size = pattern.segments.length
     const bucket = this.#buckets.get(size) ?? []
     bucket.push({ method, pattern, route })

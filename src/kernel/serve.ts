@@ -67,7 +67,8 @@ export class Pipeline {
       return await this.#dispatch(match.route.definition, match.params, request, transport)
     }
     const allowed = match.kind === 'method-not-allowed' ? match.allowed : undefined
-    return this.#finish(this.#unmatched(request, allowed), request, transport, 'unmatched', this.#services.clock.now(), [], undefined, undefined)
+    const answer = this.#table.methods.has(request.method) ? this.#unmatched(request, allowed) : notImplemented(request.method)
+    return this.#finish(answer, request, transport, 'unmatched', this.#services.clock.now(), [], undefined, undefined)
   }
 
   /** The route whose pattern is nearest to a path that matched none (for error messages). */
@@ -256,6 +257,11 @@ export class Pipeline {
     }
     return reply
   }
+}
+
+/** 501 for a method no route takes on any path (TRACE, CONNECT, PROPFIND, …). */
+function notImplemented(method: string): Reply {
+  return json({ error: 'Not Implemented', message: `svc-mock implements no route for the method ${method}.` }, { status: 501 })
 }
 
 /** A scenario's network fault; `cut-body` cuts a small JSON answer in half. */
