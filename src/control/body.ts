@@ -4,17 +4,21 @@
  * naming the field at fault. Bodies are checked with `parseBody` (kernel/validation).
  */
 import { InvalidInputError } from '../kernel/errors.js'
+import { NESTING_RULE, nestsDeeperThan } from '../kernel/nesting.js'
 import { type Reply, reply } from '../kernel/reply.js'
 import type { RequestContext } from '../kernel/route.js'
 
 export async function readJson(ctx: RequestContext): Promise<unknown> {
   const raw = (await ctx.body?.text()) ?? ''
   if (raw.trim() === '') return {}
+  let value: unknown
   try {
-    return JSON.parse(raw)
+    value = JSON.parse(raw)
   } catch (error) {
     throw new InvalidInputError(`The body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`)
   }
+  if (nestsDeeperThan(value)) throw new InvalidInputError(`The body ${NESTING_RULE}.`)
+  return value
 }
 
 /** JSON with every byte array as a base64 string (what JSON can carry of a file). */

@@ -19,3 +19,6 @@ export const SCENARIO_HEADER = 'x-svc-mock-scenario'
 
 /** Response header that tells a test author why svc-mock refused a call (the platform's bodies do not say). */
 export const REASON_HEADER = 'x-svc-mock-reason'
+
+/** How deep structured input may nest (JSON bodies, `$filter`, data structures, fixtures): over this is a 400. */
+export const MAX_NESTING = 256

@@ -9,6 +9,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { z } from 'zod'
 import { FixtureError } from './errors.js'
+import { NESTING_RULE, nestsDeeperThan } from './nesting.js'
 import { firstProblem } from './validation.js'
 
 /** A record together with where it was written, for error messages. */
@@ -91,6 +92,7 @@ export function loadSections(
     if (typeof data !== 'object' || data === null || Array.isArray(data)) {
       throw new FixtureError(file, '', `must be a JSON object with sections (${[...byName.keys()].join(', ')})`)
     }
+    if (nestsDeeperThan(data)) throw new FixtureError(file, '', NESTING_RULE)
     for (const [name, value] of Object.entries(data)) {
       if (name === '$schema' || name === '$comment') continue
       const section = byName.get(name)

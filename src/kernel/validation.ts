@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod'
 import { InvalidInputError } from './errors.js'
+import { NESTING_RULE, nestsDeeperThan } from './nesting.js'
 
 export interface ValidationProblem {
   /** Where in the document, as `a.b[2].c`; empty for the document itself. */
@@ -39,6 +40,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 
 /** Parses a control-plane body or value; a failure answers 400 naming the field and the rule. */
 export function parseBody<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  if (nestsDeeperThan(value)) throw new InvalidInputError(`Invalid ${what}: the body ${NESTING_RULE}.`)
   const parsed = schema.safeParse(value)
   if (parsed.success) return parsed.data
   const problem = firstProblem(parsed.error)

@@ -8,7 +8,11 @@
  * `type`, `stereotype`, `id`, `versionId`, an attribute name (matches when any of its language
  * values does), or `attributes` (any value of any attribute). Text comparisons are exact.
  * Any other operator or function answers 400 `The operator X is currently not supported`.
+ * `AND` and `OR` chains are flat lists, so only parentheses nest, and no deeper than the one
+ * nesting limit: a `$filter` of 3,000 nested parentheses is a 400 naming the limit, never a stack
+ * overflow.
  */
+import { MAX_NESTING } from '../kernel/constants.js'
 import type { ElementJson } from './render.js'
 
 export class FilterError extends Error {}
@@ -16,7 +20,7 @@ export class FilterError extends Error {}
 type Literal = string | number | boolean | null
 
 export type FilterNode =
-  | { kind: 'and' | 'or'; left: FilterNode; right: FilterNode }
+  | { kind: 'and' | 'or'; items: FilterNode[] }
   | { kind: 'compare'; op: 'eq' | 'ne'; field: string; value: Literal }
   | { kind: 'function'; name: 'contains' | 'startswith' | 'endswith'; field: string; value: string }
   | { kind: 'isnull'; field: string }
@@ -43,29 +47,30 @@ export function parseFilter(source: string): FilterNode {
     if (t?.type !== 'punct' || t.value !== value) throw new FilterError(`Invalid $filter: expected "${value}" ${where(t)}.`)
   }
 
-  const parseOr = (): FilterNode => {
-    let left = parseAnd()
+  const parseOr = (depth: number): FilterNode => {
+    const items = [parseAnd(depth)]
     for (let t = peek(); t?.type === 'ident' && t.value.toUpperCase() === 'OR'; t = peek()) {
       next()
-      left = { kind: 'or', left, right: parseAnd() }
+      items.push(parseAnd(depth))
     }
-    return left
+    return items.length === 1 && items[0] ? items[0] : { kind: 'or', items }
   }
 
-  const parseAnd = (): FilterNode => {
-    let left = parsePrimary()
+  const parseAnd = (depth: number): FilterNode => {
+    const items = [parsePrimary(depth)]
     for (let t = peek(); t?.type === 'ident' && t.value.toUpperCase() === 'AND'; t = peek()) {
       next()
-      left = { kind: 'and', left, right: parsePrimary() }
+      items.push(parsePrimary(depth))
     }
-    return left
+    return items.length === 1 && items[0] ? items[0] : { kind: 'and', items }
   }
 
-  const parsePrimary = (): FilterNode => {
+  const parsePrimary = (depth: number): FilterNode => {
     const t = next()
     if (!t) throw new FilterError('Invalid $filter: expected a condition at the end.')
     if (t.type === 'punct' && t.value === '(') {
-      const inner = parseOr()
+      if (depth >= MAX_NESTING) throw new FilterError(`Invalid $filter: parentheses nest deeper than ${MAX_NESTING} levels (the limit) ${where(t)}.`)
+      const inner = parseOr(depth + 1)
       expectPunct(')')
       return inner
     }
@@ -114,7 +119,7 @@ export function parseFilter(source: string): FilterNode {
   }
 
   if (source.trim() === '') throw new FilterError('Invalid $filter: the expression is empty.')
-  const tree = parseOr()
+  const tree = parseOr(0)
   const rest = peek()
   if (rest) throw new FilterError(`Invalid $filter: unexpected "${tokenText(rest)}" ${where(rest)}.`)
   return tree
@@ -200,9 +205,9 @@ function equals(value: unknown, literal: Literal): boolean {
 export function matchesFilter(node: FilterNode, record: ElementJson): boolean {
   switch (node.kind) {
     case 'and':
-      return matchesFilter(node.left, record) && matchesFilter(node.right, record)
+      return node.items.every((item) => matchesFilter(item, record))
     case 'or':
-      return matchesFilter(node.left, record) || matchesFilter(node.right, record)
+      return node.items.some((item) => matchesFilter(item, record))
     case 'compare': {
       const values = valuesOf(record, node.field)
       const any = node.value === null ? values.length === 0 || values.some((v) => equals(v, null)) : values.some((v) => equals(v, node.value))

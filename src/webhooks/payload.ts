@@ -4,6 +4,7 @@
  * `application/json`, and text (`text/*`, XML, or no Content-Type), which arrives as `value`.
  * Bodies stream through a parser; anything that cannot be read is a 400 with the reason.
  */
+import { NESTING_RULE, nestsDeeperThan } from '../kernel/nesting.js'
 import type { RequestContext } from '../kernel/route.js'
 import { parseMediaType, readText } from './body.js'
 import type { FileValue } from './model.js'
@@ -66,6 +67,7 @@ export async function readPayload(ctx: RequestContext): Promise<Payload> {
     } catch (error) {
       throw malformedBody(`The JSON body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`)
     }
+    if (nestsDeeperThan(parsed)) throw malformedBody(`The JSON body ${NESTING_RULE}.`)
     const isObject = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
     return {
       kind: 'json',

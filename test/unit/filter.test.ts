@@ -17,13 +17,31 @@ describe('parseFilter', () => {
   it('binds AND tighter than OR', () => {
     expect(parseFilter("a -eq '1' OR b -eq '2' AND c -eq '3'")).toEqual({
       kind: 'or',
-      left: { kind: 'compare', op: 'eq', field: 'a', value: '1' },
-      right: {
-        kind: 'and',
-        left: { kind: 'compare', op: 'eq', field: 'b', value: '2' },
-        right: { kind: 'compare', op: 'eq', field: 'c', value: '3' },
-      },
+      items: [
+        { kind: 'compare', op: 'eq', field: 'a', value: '1' },
+        {
+          kind: 'and',
+          items: [
+            { kind: 'compare', op: 'eq', field: 'b', value: '2' },
+            { kind: 'compare', op: 'eq', field: 'c', value: '3' },
+          ],
+        },
+      ],
     })
+  })
+
+  it('keeps a long AND chain flat, so evaluating 20,000 terms needs no deep recursion', () => {
+    const source = Array.from({ length: 20_000 }, (_, i) => `n${i} -ne 'x'`).join(' AND ')
+    const tree = parseFilter(source)
+    expect(tree).toMatchObject({ kind: 'and' })
+    expect(matchesFilter(tree, record({}))).toBe(true)
+  })
+
+  it('parentheses nest up to 256 levels; deeper is a FilterError naming the limit', () => {
+    const nested = (n: number): string => `${'('.repeat(n)}a -eq '1'${')'.repeat(n)}`
+    expect(parseFilter(nested(256))).toEqual({ kind: 'compare', op: 'eq', field: 'a', value: '1' })
+    expect(() => parseFilter(nested(257))).toThrow(/nest deeper than 256 levels \(the limit\)/)
+    expect(() => parseFilter(nested(3000))).toThrow(FilterError)
   })
 
   it("reads '' inside a text as one quote", () => {

@@ -5,10 +5,10 @@
  * old one fail at once. Records are replaced, never mutated, so a reset restores them cheaply.
  */
 import { z } from 'zod'
-import { ConflictError, InvalidInputError, NotFoundError } from '../../kernel/errors.js'
+import { ConflictError, NotFoundError } from '../../kernel/errors.js'
 import type { FixtureSection } from '../../kernel/fixtures.js'
 import { IndexedCollection } from '../../kernel/store.js'
-import { firstProblem } from '../../kernel/validation.js'
+import { parseBody } from '../../kernel/validation.js'
 import { Permission } from '../permissions.js'
 import { SCOPE_NAMES, Scope } from './scopes.js'
 
@@ -83,12 +83,7 @@ export class ClientRegistry {
   }
 
   async create(input: unknown, ids: { uuid: () => string; secret: () => string }): Promise<OAuthClient> {
-    const parsed = CreateClientBody.safeParse(input)
-    if (!parsed.success) {
-      const problem = firstProblem(parsed.error)
-      throw new InvalidInputError(`Invalid OAuth client: ${problem.path || 'body'}: ${problem.rule}`, problem.path || undefined)
-    }
-    const { clientId, ...fields } = parsed.data
+    const { clientId, ...fields } = parseBody(CreateClientBody, input, 'OAuth client')
     const id = clientId ?? ids.uuid()
     if (this.clients.has(id)) throw new ConflictError(`An OAuth client with the id ${id} exists already.`, 'clientId')
     return await this.clients.insert({ clientId: id, clientSecret: ids.secret(), ...fields })

@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { ScenarioError, UnknownScenarioError } from '../errors.js'
+import { NESTING_RULE, nestsDeeperThan } from '../nesting.js'
 import { type RouteDefinition, routeMatches } from '../route.js'
 import { isPlainObject } from '../settings.js'
 import { firstProblem, type ValidationProblem } from '../validation.js'
@@ -54,6 +55,7 @@ export class ScenarioCatalogue {
 
   /** Adds one scenario given as an object; a later scenario with the same name replaces the earlier. */
   add(raw: unknown, source = 'inline'): ScenarioDefinition {
+    if (nestsDeeperThan(raw)) throw new ScenarioError(source, '', NESTING_RULE)
     const parsed = ScenarioFileSchema.safeParse(raw)
     if (!parsed.success) {
       const problem = firstProblem(parsed.error)
