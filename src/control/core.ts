@@ -6,7 +6,7 @@
 import { z } from 'zod'
 import type { Emulator } from '../emulator-api.js'
 import { DEFAULT_WAIT_MS } from '../kernel/constants.js'
-import { InvalidInputError, NotFoundError, ScenarioError } from '../kernel/errors.js'
+import { ConfigError, InvalidInputError, NotFoundError, ScenarioError } from '../kernel/errors.js'
 import type { JournalFilter } from '../kernel/journal.js'
 import { json } from '../kernel/reply.js'
 import type { RouteDefinition } from '../kernel/route.js'
@@ -55,7 +55,12 @@ export function coreRoutes(emu: Emulator, targetNames: readonly string[]): Route
     route('clock.get', 'GET', '/clock', 'The emulator clock: now, mode, time scale', () => json(emu.clock.state())),
     route('clock.advance', 'POST', '/clock/advance', 'Move the clock forward; timers that fall due fire in order', async (ctx) => {
       const { ms } = parseBody(AdvanceBody, await readJson(ctx), 'clock advance')
-      return json(await emu.clock.advance(ms))
+      try {
+        return json(await emu.clock.advance(ms))
+      } catch (error) {
+        if (error instanceof ConfigError) throw new InvalidInputError(`Invalid clock advance: ${error.message.replace(/^Invalid option /, '')}`, 'ms')
+        throw error
+      }
     }),
 
     route('journal.list', 'GET', '/journal', 'Recorded requests, newest last', (ctx) => json(emu.journal.list(journalFilter(ctx.url))), { unjournaled: true }),

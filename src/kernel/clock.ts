@@ -39,6 +39,9 @@ interface TaskState {
   parked: number
 }
 
+/** The largest time a JavaScript Date can hold (ms since the epoch, either way). */
+const MAX_TIME = 8.64e15
+
 /** How long `advance()` waits, in real time, for tracked work blocked on something else (I/O). */
 const SETTLE_CAP_MS = 250
 /** Event-loop turns to keep turning once all tracked work is parked, for work just arriving. */
@@ -174,6 +177,11 @@ export class Clock {
     if (!Number.isFinite(ms) || ms < 0) {
       return Promise.reject(new ConfigError('ms', `must be a number of milliseconds >= 0, got ${String(ms)}`))
     }
+    if (this.now() + ms > MAX_TIME) {
+      return Promise.reject(
+        new ConfigError('ms', `moves the clock past the last date it can represent (${new Date(MAX_TIME).toISOString()}, ${MAX_TIME} ms since the epoch); at most ${MAX_TIME - this.now()} from now`),
+      )
+    }
     const run = this.#advancing.then(() => this.#advanceNow(ms))
     this.#advancing = run.catch(() => undefined)
     return run
@@ -194,11 +202,16 @@ export class Clock {
     this.#arm()
   }
 
-  /** Back to the start time; pending waits are released at once so nothing hangs. */
+  /**
+   * A manual clock goes back to its start time. A real clock goes back to the wall time: the
+   * advances are undone, but it is never put behind the wall clock (tokens issued after a reset
+   * must carry the current time, or every client would find them expired). Pending waits are
+   * released at once so nothing hangs.
+   */
   reset(): void {
     const pending = this.#timers
     this.#timers = []
-    this.#anchorEmu = this.#start
+    this.#anchorEmu = this.mode === 'manual' ? this.#start : Date.now()
     this.#anchorReal = performance.now()
     if (this.#realTimer) clearTimeout(this.#realTimer)
     this.#realTimer = undefined
@@ -302,6 +315,6 @@ function before(a: Timer, b: Timer): boolean {
 function toEpoch(start: ClockOptions['start']): number {
   if (start === undefined) return Math.floor(Date.now() / 1000) * 1000
   const ms = start instanceof Date ? start.getTime() : typeof start === 'number' ? start : Date.parse(start)
-  if (!Number.isFinite(ms)) throw new ConfigError('clock.start', `is not a date: ${String(start)}`)
+  if (!Number.isFinite(ms) || Math.abs(ms) > MAX_TIME) throw new ConfigError('clock.start', `is not a date: ${String(start)}`)
   return ms
 }

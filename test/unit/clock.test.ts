@@ -89,6 +89,16 @@ describe('manual clock', () => {
     expect(clock.now()).toBe(START)
   })
 
+  it('refuses an advance past the last representable date, and stays usable', async () => {
+    const clock = new Clock({ mode: 'manual', start: START })
+    await expect(clock.advance(1e16)).rejects.toThrow(/past the last date it can represent/)
+    expect(clock.now()).toBe(START)
+    expect(clock.state().now).toBe(new Date(START).toISOString())
+    await clock.advance(1000)
+    expect(clock.now()).toBe(START + 1000)
+    expect(() => new Clock({ start: 9e15 })).toThrow(/clock.start/)
+  })
+
   it('refuses a negative or non-numeric advance, and bad options', async () => {
     const clock = new Clock({ mode: 'manual', start: START })
     await expect(clock.advance(-1)).rejects.toThrow(/Invalid option ms/)
@@ -98,6 +108,14 @@ describe('manual clock', () => {
 })
 
 describe('real clock', () => {
+  it('a reset goes back to the wall time, never behind it: after "15 minutes of uptime" and an advance, now is within a second of Date.now()', async () => {
+    const clock = new Clock({ mode: 'real', start: Date.now() - 15 * 60_000 })
+    await clock.advance(3_600_000)
+    clock.reset()
+    expect(Math.abs(clock.now() - Date.now())).toBeLessThan(1000)
+    clock.close()
+  })
+
   it('follows the wall clock scaled by timeScale: 40 s of emulator time pass in a few real milliseconds at 0.0001', async () => {
     const clock = new Clock({ mode: 'real', timeScale: 0.0001 })
     const before = clock.now()
