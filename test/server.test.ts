@@ -63,6 +63,30 @@ describe('a route that throws', () => {
   })
 })
 
+describe('a stalled request', () => {
+  let running: RunningServer
+  beforeAll(async () => {
+    running = await startServer({ port: 0, log: 'silent', requestTimeoutMs: 200 })
+  })
+  afterAll(() => running.close())
+
+  it('a body that stops coming is answered 408 and its connection closed; the server keeps serving', async () => {
+    const { connect } = await import('node:net')
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(running.port, '127.0.0.1', () => {
+        socket.write('POST /hooks/orders HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"orderId":')
+      })
+      let received = ''
+      socket.setEncoding('latin1')
+      socket.on('data', (chunk: string) => (received += chunk))
+      socket.on('close', () => resolve(received))
+      socket.on('error', reject)
+    })
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /)
+    expect((await fetch(`${running.url}/__svc-mock/health`)).status).toBe(200)
+  })
+})
+
 describe('the standalone server', () => {
   let running: RunningServer
   beforeAll(async () => {

@@ -8,3 +8,14 @@ export const DEFAULT_HOST = '127.0.0.1'
 
 /** Bodies announced up to this many bytes (Content-Length) are read before the request is served. */
 export const SMALL_BODY_BYTES = 64 * 1024
+
+/**
+ * Before a 413 goes out, the rest of the upload is read and discarded, up to this many bytes and
+ * for at most this long: a client that is still sending then reads the answer instead of a
+ * broken pipe. Past either bound the connection is closed after the answer.
+ */
+export const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024
+export const DRAIN_LIMIT_MS = 5_000
+
+/** A request (headers and body) not received within this long is answered 408 and closed. */
+export const REQUEST_TIMEOUT_MS = 30_000

@@ -9,7 +9,7 @@ import type { Duplex } from 'node:stream'
 import type { EmulatorCore } from '../emulator-api.js'
 import type { Reply } from '../kernel/reply.js'
 import { type IncomingRequest, RequestBody } from '../kernel/request.js'
-import { SMALL_BODY_BYTES } from './constants.js'
+import { DRAIN_LIMIT_BYTES, DRAIN_LIMIT_MS, SMALL_BODY_BYTES } from './constants.js'
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void
 
@@ -79,7 +79,42 @@ async function handle(emu: Pick<EmulatorCore, 'serve'>, origin: string, req: Inc
     return aborter.signal
   }
   const request: IncomingRequest = { method, url, headers, body: await bodyOf(req, method), signal }
-  write(req, res, await emu.serve(request, 'server'), method === 'HEAD')
+  const reply = await emu.serve(request, 'server')
+  if (reply.status === 413 && !req.complete) {
+    // Closing on an unread upload makes most clients report a broken pipe instead of the 413:
+    // the answer goes out at once and the connection stays open while the rest is discarded.
+    reply.headers.delete('connection')
+    drain(req)
+  }
+  write(req, res, reply, method === 'HEAD')
+}
+
+/**
+ * Reads and discards what is left of an upload, up to the bounds (bytes, time); past either, the
+ * connection is closed. Never buffers: memory stays flat however large the upload.
+ */
+function drain(req: IncomingMessage): void {
+  let seen = 0
+  const stop = (): void => {
+    clearTimeout(timer)
+    req.off('data', onData)
+    req.off('end', stop)
+    req.off('close', stop)
+  }
+  const cut = (): void => {
+    stop()
+    req.socket.destroy()
+  }
+  const onData = (chunk: Buffer): void => {
+    seen += chunk.byteLength
+    if (seen > DRAIN_LIMIT_BYTES) cut()
+  }
+  const timer = setTimeout(cut, DRAIN_LIMIT_MS)
+  timer.unref()
+  req.on('data', onData)
+  req.once('end', stop)
+  req.once('close', stop)
+  req.resume()
 }
 
 /** The body: read up front when small and announced, streamed from the socket otherwise, null when there is none. */
@@ -89,7 +124,8 @@ async function bodyOf(req: IncomingMessage, method: string): Promise<RequestBody
   if (method === 'GET' || method === 'HEAD' || (declared === undefined ? !chunked : declared === '0')) return null
   const length = Number(declared)
   if (Number.isFinite(length) && length <= SMALL_BODY_BYTES) return new RequestBody(await readSmall(req), length)
-  return new RequestBody(req, Number.isFinite(length) ? length : undefined)
+  // A route that stops reading (a body over its limit) leaves the socket open: the rest is drained.
+  return new RequestBody(req.iterator({ destroyOnReturn: false }), Number.isFinite(length) ? length : undefined)
 }
 
 function readSmall(req: IncomingMessage): Promise<Uint8Array> {

@@ -8,7 +8,7 @@ import type { Socket } from 'node:net'
 import type { Emulator, EmulatorCore, EmulatorOptions } from '../emulator-api.js'
 import { buildEmulator } from '../emulator.js'
 import { ConfigError, SvcMockError } from '../kernel/errors.js'
-import { DEFAULT_HOST, DEFAULT_PORT } from './constants.js'
+import { DEFAULT_HOST, DEFAULT_PORT, REQUEST_TIMEOUT_MS } from './constants.js'
 import { type RequestListener, connectListener, requestListener } from './node-http.js'
 
 export { DEFAULT_HOST, DEFAULT_PORT }
@@ -18,6 +18,8 @@ export interface ServerOptions extends Omit<EmulatorOptions, 'origin' | 'authUrl
   port?: number
   /** Address to bind. Default 127.0.0.1 (loopback only). */
   host?: string
+  /** A request (headers and body) not received within this many milliseconds is answered 408. Default 30 000. */
+  requestTimeoutMs?: number
   /**
    * The address clients use, when it is not `http://host:port` (behind a proxy, or a container's
    * published port). It appears in links the emulator writes (expandUri, token issuer).
@@ -51,15 +53,20 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const host = options.host ?? DEFAULT_HOST
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError('port', `must be 0-65535, got ${String(port)}`)
 
+  const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS
+  if (!Number.isInteger(requestTimeout) || requestTimeout < 1) throw new ConfigError('requestTimeoutMs', `must be a whole number of milliseconds >= 1, got ${String(requestTimeout)}`)
+
   let listener: RequestListener | undefined
   const pending: Array<() => void> = []
-  const server = createServer((req, res) => {
-    if (listener) listener(req, res)
-    else pending.push(() => listener?.(req, res))
-  })
+  // A stalled request (slow headers, a body that stops coming) is answered 408 and closed.
+  const server = createServer(
+    { requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(1000, Math.max(10, Math.floor(requestTimeout / 4))) },
+    (req, res) => {
+      if (listener) listener(req, res)
+      else pending.push(() => listener?.(req, res))
+    },
+  )
   server.keepAliveTimeout = 65_000
-  server.headersTimeout = 66_000
-  server.requestTimeout = 0
   const sockets = new Set<Socket>()
   server.on('connection', (socket) => {
     sockets.add(socket)
