@@ -294,8 +294,18 @@ function banner(server: RunningServer, options: ServerOptions): string {
   const sample = `${base}/acme-collection/acme-tenant/_api/rest/facets/processes/views/default/elements/0f8fad5b-d9cb-469f-a165-70867728950e/versions`
   const on = emu.scenarios.list().filter((s) => s.active)
   const clock = emu.clock.state()
+  const loopback = ['127.0.0.1', 'localhost', '::1'].includes(server.host) || server.host.startsWith('127.')
+  const bound = server.host.includes(':') ? `[${server.host}]` : server.host
   const lines = [
-    `svc-mock ${VERSION} listening on ${server.url}`,
+    loopback
+      ? `svc-mock ${VERSION} listening on ${server.url}`
+      : `svc-mock ${VERSION} listening on http://${bound}:${server.port}${bound === '0.0.0.0' || bound === '[::]' ? ' (every network interface of this machine)' : ''}; from here: ${server.url}`,
+    ...(loopback
+      ? []
+      : [
+          `WARNING: svc-mock listens beyond loopback, and its control plane (${server.url}/__svc-mock/) needs no credential:`,
+          '  anyone who can reach this port can reset it, switch scenarios on and mint tokens. Bind to 127.0.0.1 unless you need this.',
+        ]),
     '',
     `  REST API ({base_url})   ${base}/{collectionId}/{storageId}/_api/rest/facets/{facetId}/views/{viewId}/elements/{elementId}/versions`,
     `  OAuth ({auth_url})      ${emu.urls.auth}/oauth2/token, ${emu.urls.auth}/oauth2/authorize, ${emu.urls.auth}/.well-known/openid-configuration`,

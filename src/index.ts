@@ -8,6 +8,7 @@
  */
 import type { AuthorizePageError, AuthorizeRedirectError, ApiAccessError, OAuthError, RateLimitError } from './auth/index.js'
 import type { PortInUseError } from './adapters/server.js'
+import type { ForeignOriginError, MisdirectedRequestError, NotJsonError } from './control/index.js'
 import type { KernelError } from './kernel/errors.js'
 import type { VersionsError } from './versions/index.js'
 import type { ExecutionTimeoutError, WebhookError } from './webhooks/index.js'
@@ -51,6 +52,7 @@ export {
   UnknownScenarioError,
 } from './kernel/errors.js'
 export { PortInUseError } from './adapters/server.js'
+export { ForeignOriginError, MisdirectedRequestError, NotJsonError } from './control/index.js'
 export {
   ApiAccessError,
   AuthorizePageError,
@@ -105,6 +107,9 @@ export {
 export type AnySvcMockError =
   | KernelError
   | PortInUseError
+  | ForeignOriginError
+  | NotJsonError
+  | MisdirectedRequestError
   | ApiAccessError
   | RateLimitError
   | OAuthError

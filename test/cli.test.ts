@@ -59,7 +59,7 @@ function start(args: string[], env: Record<string, string> = {}): Promise<Starte
     child.stderr.on('data', (d: Buffer) => (out += d.toString()))
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString()
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)
+      const match = /(?:listening on|from here:) (http:\/\/127\.0\.0\.1:\d+)/.exec(out)
       if (match?.[1]) resolve({ child, url: match[1], output: () => out, exited })
     })
     child.on('exit', (code) => reject(new Error(`svc-mock exited with ${String(code)} before listening:\n${out}`)))
@@ -141,6 +141,14 @@ describe('svc-mock serving', () => {
     expect(await server.exited).toBe(0)
   })
 
+  it('bound beyond loopback (--host 0.0.0.0): the banner says the real address and warns that the control plane is open to that network', async () => {
+    const server = await start(['--host', '0.0.0.0'])
+    expect(server.output()).toMatch(/listening on http:\/\/0\.0\.0\.0:\d+ \(every network interface of this machine\)/)
+    expect(server.output()).toMatch(/WARNING: svc-mock listens beyond loopback, and its control plane .* needs no credential/)
+    server.child.kill('SIGTERM')
+    expect(await server.exited).toBe(0)
+  })
+
   it('closes cleanly on SIGINT too', async () => {
     const server = await start(['--log', 'silent'])
     server.child.kill('SIGINT')
@@ -171,7 +179,7 @@ describe('svc-mock serving', () => {
     const server = await start(['--log', 'silent', '--clock', 'manual'])
     const before = (await (await fetch(`${server.url}/__svc-mock/clock`)).json()) as { now: string; mode: string }
     expect(before.mode).toBe('manual')
-    const after = (await (await fetch(`${server.url}/__svc-mock/clock/advance`, { method: 'POST', body: JSON.stringify({ ms: 1000 }) })).json()) as { now: string }
+    const after = (await (await fetch(`${server.url}/__svc-mock/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ms: 1000 }) })).json()) as { now: string }
     expect(Date.parse(after.now) - Date.parse(before.now)).toBe(1000)
     server.child.kill('SIGTERM')
     await server.exited

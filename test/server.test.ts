@@ -137,6 +137,31 @@ describe('the standalone server', () => {
     expect((await fetch(`${running.url}/__svc-mock/health`)).status).toBe(200)
   })
 
+  it('refuses a control-plane request addressed to another host name (DNS rebinding) with 421; the API still answers', async () => {
+    const viaRebinding = (path: string, method = 'GET'): Promise<number> =>
+      new Promise((resolve, reject) => {
+        const request = httpRequest({ host: '127.0.0.1', port: running.port, method, path, headers: { host: `attacker.example:${running.port}`, 'content-type': 'application/json' } }, (response) => {
+          response.resume()
+          resolve(response.statusCode ?? 0)
+        })
+        request.on('error', reject)
+        request.end(method === 'POST' ? '{"clientId":"ci-client"}' : undefined)
+      })
+    expect(await viaRebinding('/__svc-mock/state')).toBe(421)
+    expect(await viaRebinding('/__svc-mock/oauth-tokens', 'POST')).toBe(421)
+    for (const host of ['localhost', '127.0.0.1', '[::1]']) {
+      const status = await new Promise<number>((resolve, reject) => {
+        const request = httpRequest({ host: '127.0.0.1', port: running.port, path: '/__svc-mock/health', headers: { host: `${host}:${running.port}` } }, (response) => {
+          response.resume()
+          resolve(response.statusCode ?? 0)
+        })
+        request.on('error', reject)
+        request.end()
+      })
+      expect(status).toBe(200)
+    }
+  })
+
   it('binds to loopback on the port asked for and reports its URL', () => {
     expect(running.host).toBe('127.0.0.1')
     expect(running.url).toBe(`http://127.0.0.1:${running.port}`)

@@ -10,10 +10,12 @@ import { authRoutes } from './auth.js'
 import { coreRoutes } from './core.js'
 import { dashboardRoutes } from './dashboard.js'
 import { eventRoutes } from './events.js'
+import { allowedHosts, guard } from './guard.js'
 import { versionsRoutes } from './versions.js'
 import { webhooksRoutes } from './webhooks.js'
 
 export { CONTROL_PREFIX } from './route.js'
+export { ForeignOriginError, MisdirectedRequestError, NotJsonError } from './guard.js'
 
 export interface ControlDeps {
   /** The emulator the control plane drives. */
@@ -24,8 +26,16 @@ export interface ControlDeps {
 
 export function defineControlDomain(deps: ControlDeps): Domain {
   const emu = deps.emulator
+  const hosts = allowedHosts(emu.urls)
+  const routes = [...coreRoutes(emu, deps.targetNames), ...versionsRoutes(emu), ...authRoutes(emu), ...webhooksRoutes(emu), ...eventRoutes(emu), ...dashboardRoutes()]
   return {
-    routes: [...coreRoutes(emu, deps.targetNames), ...versionsRoutes(emu), ...authRoutes(emu), ...webhooksRoutes(emu), ...eventRoutes(emu), ...dashboardRoutes()],
+    routes: routes.map((route) => ({
+      ...route,
+      resolve: (ctx) => {
+        guard(ctx, hosts)
+        return route.resolve(ctx)
+      },
+    })),
     api: {},
     schemas: { fixtures: [] },
     baseSettings: {},

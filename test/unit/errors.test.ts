@@ -11,7 +11,10 @@ import {
   ConflictError,
   ExecutionTimeoutError,
   FixtureError,
+  ForeignOriginError,
   InvalidInputError,
+  MisdirectedRequestError,
+  NotJsonError,
   NotFoundError,
   OAuthError,
   PayloadTooLargeError,
@@ -42,6 +45,10 @@ function describeError(error: AnySvcMockError): string {
       return `${error.status} ${error.field ?? ''}`
     case 'ERR_PORT_IN_USE':
       return `port ${error.port}`
+    case 'ERR_FOREIGN_ORIGIN':
+    case 'ERR_NOT_JSON':
+    case 'ERR_MISDIRECTED':
+      return `guard ${error.status}`
     case 'ERR_API_ACCESS':
       return `access ${error.problem}`
     case 'ERR_RATE_LIMIT':
@@ -72,6 +79,9 @@ describe('error classes', () => {
     [new NotFoundError('none', 'id'), 'ERR_NOT_FOUND', '404 id'],
     [new ConflictError('twice', 'id'), 'ERR_CONFLICT', '409 id'],
     [new PortInUseError('127.0.0.1', 4010), 'ERR_PORT_IN_USE', 'port 4010'],
+    [new ForeignOriginError('other page', 'origin'), 'ERR_FOREIGN_ORIGIN', 'guard 403'],
+    [new NotJsonError('a form', 'content-type'), 'ERR_NOT_JSON', 'guard 415'],
+    [new MisdirectedRequestError('rebinding', 'host'), 'ERR_MISDIRECTED', 'guard 421'],
     [new ApiAccessError('missing-permission', 'no'), 'ERR_API_ACCESS', 'access missing-permission'],
     [new RateLimitError('slow down', 5, 3), 'ERR_RATE_LIMIT', 'reset 3'],
     [new OAuthError('invalid_grant', 'used'), 'ERR_OAUTH', 'oauth invalid_grant'],

@@ -1,0 +1,66 @@
+/**
+ * The control plane needs no credential, so it guards itself against other web pages open in the
+ * tester's browser: a request whose `Host` is not a loopback name or one of the emulator's own
+ * hosts is refused (421, against DNS rebinding); one whose `Origin` is not the origin it was sent
+ * to is refused (403); a change (POST, PUT, PATCH) must be `application/json` (415), which a plain
+ * HTML form or a `no-cors` fetch from another site cannot send.
+ */
+import type { EmulatorUrls } from '../emulator-api.js'
+import { ControlError } from '../kernel/errors.js'
+import type { RequestContext } from '../kernel/route.js'
+
+/** 403: sent by a page of another origin. */
+export class ForeignOriginError extends ControlError<'ERR_FOREIGN_ORIGIN'> {
+  readonly code = 'ERR_FOREIGN_ORIGIN'
+  readonly status = 403
+}
+
+/** 415: a change that is not JSON. */
+export class NotJsonError extends ControlError<'ERR_NOT_JSON'> {
+  readonly code = 'ERR_NOT_JSON'
+  readonly status = 415
+}
+
+/** 421: addressed to a host name the emulator does not answer to (DNS rebinding). */
+export class MisdirectedRequestError extends ControlError<'ERR_MISDIRECTED'> {
+  readonly code = 'ERR_MISDIRECTED'
+  readonly status = 421
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1'])
+const CHANGES = new Set(['POST', 'PUT', 'PATCH'])
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
+
+/** The host names the control plane answers to: loopback, and the hosts of the emulator's addresses. */
+export function allowedHosts(urls: EmulatorUrls): Set<string> {
+  return new Set([...LOOPBACK, ...Object.values(urls).map((url) => new URL(url).hostname)])
+}
+
+export function guard(ctx: RequestContext, hosts: ReadonlySet<string>): void {
+  const host = ctx.headers.get('host') ?? ctx.url.host
+  const hostname = hostnameOf(host)
+  if (hostname === undefined || !(hosts.has(hostname) || hostname.endsWith('.localhost'))) {
+    throw new MisdirectedRequestError(
+      `The control plane answers only to ${[...hosts].join(', ')}; this request was addressed to "${host}". If clients reach svc-mock under another name, start it with --public-url.`,
+      'host',
+    )
+  }
+  const origin = ctx.headers.get('origin')
+  if (origin !== null && origin !== `${ctx.url.protocol}//${host}`) {
+    throw new ForeignOriginError(`The control plane refuses requests sent by a page of another origin (Origin: ${origin}).`, 'origin')
+  }
+  if (CHANGES.has(ctx.method) && !JSON_TYPE.test(ctx.headers.get('content-type') ?? '')) {
+    throw new NotJsonError(
+      `A change to the control plane must be sent as JSON: set Content-Type: application/json (also when there is no body). Got ${ctx.headers.get('content-type') ?? 'no Content-Type'}.`,
+      'content-type',
+    )
+  }
+}
+
+function hostnameOf(host: string): string | undefined {
+  try {
+    return new URL(`http://${host}`).hostname
+  } catch {
+    return undefined
+  }
+}
