@@ -93,6 +93,9 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
   const loaded = loadSections(fixtureDocuments([...(options.defaultFixtures === false ? [] : [DEFAULT_FIXTURES_DIR]), ...inputs]), FIXTURE_SECTIONS)
   for (const domain of domains) await domain.load({ of: (section) => recordsOf(loaded, section) })
   ids.reset()
+  // Scenarios may be aimed only at routes and targets that exist (the control plane's never count).
+  const scenarioRoutes = domains.flatMap((d) => d.routes.map((r) => r.id))
+  engine.aims = { routes: () => scenarioRoutes, targets: () => targets }
 
   const startup: Array<{ name: string; activation: Activation }> = (options.scenarios ?? []).flatMap((item) => {
     if (typeof item === 'string') return parseActivations(item, item, targetNames)
@@ -120,7 +123,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     logger,
     clock: clockApi(clock, changed),
     scenarios: scenariosApi<ScenarioTargets>(engine, targetNames),
-    journal: journalApi(journal, clock),
+    journal: journalApi(journal, clock, () => pipeline.routes.map((r) => r.definition.id)),
     state,
     subscribe: (listener, subscribeOptions) => hub.subscribe(listener, subscribeOptions),
     disconnect: () => hub.close(),

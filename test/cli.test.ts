@@ -92,6 +92,8 @@ describe('bad flags exit 2 naming what is wrong', () => {
     [['--clock', 'manual', '--time-scale', '0.5'], /--time-scale applies to the real clock only/],
     [['--scenario', 'no-such-scenario'], /Unknown scenario "no-such-scenario"/],
     [['--scenario', 'latency:ms=soon'], /params\.ms: must be a number/],
+    [['--scenario', 'webhook-queue-full:webhook=order'], /no webhook "order" exists \(did you mean "orders"\?/],
+    [['--scenario', 'token-slow:client=ci-clinet'], /no client "ci-clinet" exists \(did you mean "ci-client"\?/],
     [['serve'], /unknown command "serve"/],
   ])('%j', async (args, message) => {
     const { code, stderr } = await run([...args, '--port', '0'])

@@ -5,7 +5,9 @@
  * names the domains declare.
  */
 import type { Clock, ClockState } from './clock.js'
-import { ScenarioError } from './errors.js'
+import { suggestion } from './closest.js'
+import { InvalidInputError, ScenarioError } from './errors.js'
+import { routeMatches } from './route.js'
 import type { Journal, JournalEntry, JournalFilter, JournalWaitOptions } from './journal.js'
 import type { Activation, ScenarioEngine, ScenarioListing } from './scenarios/engine.js'
 import type { ParamValue } from './scenarios/schema.js'
@@ -66,11 +68,24 @@ export function clockApi(clock: Clock, changed: () => void): ClockApi {
   }
 }
 
-export function journalApi(journal: Journal, clock: Clock): JournalApi {
+/** `routes` lists the route ids a journal entry can have; a filter on a route that matches none is refused. */
+export function journalApi(journal: Journal, clock: Clock, routes: () => readonly string[]): JournalApi {
+  const check = (filter: JournalFilter | undefined): void => {
+    const route = filter?.route
+    if (route === undefined) return
+    const known = [...routes(), 'unmatched']
+    if (!known.some((id) => routeMatches(route, id))) throw new InvalidInputError(`No route "${route}" exists ${suggestion(route, known, 'route')}.`, 'route')
+  }
   return {
-    list: (filter) => journal.list(filter),
+    list: (filter) => {
+      check(filter)
+      return journal.list(filter)
+    },
     // Tracked, so a test can see the wait parked on the clock (waitForParked) before advancing.
-    wait: (filter, options) => clock.track(() => journal.wait(filter, options)),
+    wait: async (filter, options) => {
+      check(filter)
+      return await clock.track(() => journal.wait(filter, options))
+    },
     clear: () => journal.clear(),
   }
 }

@@ -123,7 +123,7 @@ export function defineWebhooksDomain(deps: WebhooksDeps): Domain<WebhooksApi, We
     targets: [webhook],
     secretFields: [],
     load: (fixtures) => service.load(fixtures.of(webhooksSection)),
-    state: () => ({ webhooks: service.list().map((view) => webhookState(view, effect(view), service.executionsOf(view.id))) }),
+    state: () => ({ webhooks: service.list().map((view) => webhookState(view, effect(view), service.executionsOf(view.id), kernel.redact)) }),
     credentials: () => [],
     reset: () => service.reset(),
   }

@@ -1,8 +1,10 @@
 /**
  * The webhooks' part of the emulator's state (what the dashboard shows): every webhook with its
  * flow as calls meet it now (the scenarios that are on applied), its queue and its latest runs,
- * with bundles as the journal shows them (file bytes counted, credentials redacted).
+ * with bundles as the journal shows them (file bytes counted, credentials and secret fields
+ * redacted).
  */
+import type { Redactor } from '../kernel/redact.js'
 import { summarizeBundle } from './bundle.js'
 import type { Execution } from './executions.js'
 import type { FlowConfig } from './model.js'
@@ -36,10 +38,17 @@ export interface WebhooksState {
   webhooks: WebhookState[]
 }
 
-export function webhookState(view: WebhookView, effective: WebhookEffect, runs: readonly Execution[]): WebhookState {
+/** `redact` is the emulator's one redaction list: a bundle's secret fields are shown as the journal shows them. */
+export function webhookState(view: WebhookView, effective: WebhookEffect, runs: readonly Execution[], redact: Redactor): WebhookState {
   return {
     ...view,
     effective,
-    executions: { count: runs.length, recent: runs.slice(-RECENT_EXECUTIONS).reverse().map((run) => ({ ...run, bundle: summarizeBundle(run.bundle) })) },
+    executions: {
+      count: runs.length,
+      recent: runs
+        .slice(-RECENT_EXECUTIONS)
+        .reverse()
+        .map((run) => ({ ...run, bundle: redact.value(summarizeBundle(run.bundle)) })),
+    },
   }
 }

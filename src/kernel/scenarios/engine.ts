@@ -10,6 +10,8 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { ScenarioError } from '../errors.js'
+import { suggestion } from '../closest.js'
+import type { ScenarioTarget } from '../domain.js'
 import { routeMatches } from '../route.js'
 import { mergeSettings, isPlainObject, type SettingsTree } from '../settings.js'
 import { type ScenarioCatalogue, type ScenarioDefinition, fillParams } from './catalogue.js'
@@ -93,8 +95,16 @@ interface BoundaryStore {
 
 export type ScenarioChangeListener = (event: { name: string; on: boolean; level: ScenarioLevel }) => void
 
+/** What an activation may be aimed at: the routes and the domains' targets that exist now. */
+export interface AimSources {
+  routes(): readonly string[]
+  targets(): readonly ScenarioTarget[]
+}
+
 export class ScenarioEngine {
   readonly catalogue: ScenarioCatalogue
+  /** Set by the composition root once the routes and targets are known. */
+  aims: AimSources | undefined
   #run: ActiveScenario[] = []
   #nextId = 1
   #als = new AsyncLocalStorage<BoundaryStore>()
@@ -220,6 +230,7 @@ export class ScenarioEngine {
     if (times !== undefined && (!Number.isInteger(times) || times < 1)) {
       throw new ScenarioError(name, 'times', `must be a whole number of requests >= 1, got ${String(times)}`)
     }
+    this.#checkAim(name, activation)
     const settings = definition.settings ? fillParams(definition.settings, params) : undefined
     const rules = (definition.rules ?? []).map((rule) => resolveRule(rule, params))
     return {
@@ -313,6 +324,24 @@ export class ScenarioEngine {
     return this.active()
       .filter((s) => touches(s, routeId, targets))
       .map((s) => s.name)
+  }
+
+  /** An activation aimed at a route or a target that does not exist is refused, naming the closest. */
+  #checkAim(name: string, activation: Activation): void {
+    const aims = this.aims
+    if (!aims) return
+    if (activation.route !== undefined) {
+      const routes = aims.routes()
+      if (!routes.some((id) => routeMatches(activation.route ?? '', id))) {
+        throw new ScenarioError(name, 'route', `no route "${activation.route}" exists ${suggestion(activation.route, routes, 'route')}`)
+      }
+    }
+    for (const [targetName, value] of Object.entries(activation.targets ?? {})) {
+      const target = aims.targets().find((t) => t.name === targetName)
+      if (!target) throw new ScenarioError(name, targetName, `is not something a scenario can be aimed at`)
+      const values = target.values()
+      if (!values.includes(value)) throw new ScenarioError(name, targetName, `no ${targetName} "${value}" exists ${suggestion(value, values, targetName)}`)
+    }
   }
 
   /** Counts a request against `times`; true when that switched a run-level scenario off. */
