@@ -77,11 +77,16 @@ export class ExecutionLog {
     return list.slice(Math.max(0, list.length - this.#kept()))
   }
 
-  /** The first execution matching, already recorded or still to come; rejects after `timeoutMs`. */
+  /**
+   * The first execution matching, already recorded or still to come; rejects after `timeoutMs`.
+   * The rejection comes while the test is moving the clock, before it has had a chance to await
+   * the promise: it is marked handled here, so it never surfaces as an unhandled rejection (the
+   * caller's own await or `.rejects` still sees it).
+   */
   wait(webhook: string, predicate: ExecutionPredicate, timeoutMs: number): Promise<Execution> {
     const found = this.list(webhook).find(predicate)
     if (found) return Promise.resolve(found)
-    return new Promise<Execution>((resolve, reject) => {
+    const waiting = new Promise<Execution>((resolve, reject) => {
       const timer = new AbortController()
       const waiter: Waiter = {
         webhook,
@@ -100,6 +105,8 @@ export class ExecutionLog {
         () => undefined,
       )
     })
+    waiting.catch(() => undefined)
+    return waiting
   }
 
   drop(webhook: string): void {
