@@ -73,9 +73,11 @@ export async function authorize(ctx: RequestContext, params: Params, deps: Autho
   }
 
   const consent = await deps.consents.grant(user.id, client.clientId, granted.scopes, ctx.receivedAt, deps.newId)
+  const value = deps.newCode()
   const code = await deps.codes.issue(
     {
-      code: deps.newCode(),
+      code: value,
+      family: value,
       clientId: client.clientId,
       userId: user.id,
       consentId: consent.id,

@@ -23,6 +23,7 @@ import { clientCredentialsGrant } from './grants/client-credentials.js'
 import type { GrantHandler, GrantServices } from './grants/grant.js'
 import { refreshTokenGrant } from './grants/refresh-token.js'
 import { type SigningKeyFixture, SigningKeys } from './keys.js'
+import { Revocations } from './revocations.js'
 import { codeStore, refreshTokenStore } from './single-use-store.js'
 import { readTokenParams } from './token-request.js'
 import { TokenIssuer } from './tokens.js'
@@ -51,6 +52,7 @@ export class OAuthServer {
   readonly codes = codeStore()
   readonly refreshTokens = refreshTokenStore()
   readonly keys = new SigningKeys()
+  readonly revocations = new Revocations()
   readonly issuer: TokenIssuer
   readonly deps: OAuthServerDeps
   readonly ids: SeededIds
@@ -60,17 +62,18 @@ export class OAuthServer {
     this.deps = deps
     // A generator of its own (from the run's seed), so OAuth traffic never shifts other domains' ids.
     this.ids = new SeededIds((deps.seed ^ 0x0a0a7001) >>> 0)
-    this.issuer = new TokenIssuer({ keys: this.keys, issuer: deps.authUrl, audience: deps.baseUrl, newId: () => this.ids.uuid() })
+    this.issuer = new TokenIssuer({ keys: this.keys, issuer: deps.authUrl, audience: deps.baseUrl, newId: () => this.ids.uuid(), revocations: this.revocations })
     this.#services = {
       issuer: this.issuer,
       codes: this.codes,
       refreshTokens: this.refreshTokens,
       consents: this.consents,
       directory: deps.directory,
+      revocations: this.revocations,
       newToken: () => this.ids.token(48),
     }
     deps.gate.addVerifier(
-      accessTokenVerifier({ keys: this.keys, clients: this.clients, directory: deps.directory, issuer: deps.authUrl, audience: deps.baseUrl }),
+      accessTokenVerifier({ keys: this.keys, clients: this.clients, directory: deps.directory, revocations: this.revocations, issuer: deps.authUrl, audience: deps.baseUrl }),
     )
   }
 
@@ -90,6 +93,7 @@ export class OAuthServer {
     await this.consents.consents.reset()
     await this.codes.reset()
     await this.refreshTokens.reset()
+    this.revocations.reset()
   }
 
   runSettings(): AuthSettings {

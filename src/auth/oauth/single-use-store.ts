@@ -43,6 +43,8 @@ export class SingleUseStore<T extends SingleUse> {
 
 export const AuthorizationCode = z.strictObject({
   code: z.string(),
+  /** The grant family every token issued from this code belongs to. */
+  family: z.string(),
   clientId: z.string(),
   userId: z.string(),
   consentId: z.string(),
@@ -58,6 +60,8 @@ export type AuthorizationCode = z.infer<typeof AuthorizationCode>
 
 export const RefreshToken = z.strictObject({
   token: z.string(),
+  /** The grant family (the authorization it was first issued under). */
+  family: z.string(),
   clientId: z.string(),
   userId: z.string(),
   consentId: z.string(),

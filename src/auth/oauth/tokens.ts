@@ -6,9 +6,12 @@
 import { SignJWT } from 'jose'
 import type { TokenAlgorithm } from '../settings.js'
 import type { SigningKeys } from './keys.js'
+import type { Revocations } from './revocations.js'
 import type { TokenResponse } from './wire.js'
 
 export interface AccessTokenGrant {
+  /** The grant family the token belongs to (tokens from an authorization); none for client credentials. */
+  readonly family?: string
   readonly clientId: string
   /** Set for tokens that act for a user (authorization code grant). */
   readonly userId?: string
@@ -20,6 +23,7 @@ export interface TokenIssuerDeps {
   readonly issuer: string
   readonly audience: string
   readonly newId: () => string
+  readonly revocations: Revocations
 }
 
 export interface IssueOptions {
@@ -50,6 +54,8 @@ export class TokenIssuer {
     const key = await this.#deps.keys.get(options.algorithm)
     const iat = Math.floor(options.now / 1000)
     const scope = grant.scopes.join(' ')
+    const jti = this.#deps.newId()
+    if (grant.family !== undefined) this.#deps.revocations.track(jti, grant.family)
     const token = await new SignJWT({ client_id: grant.clientId, scope })
       .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' })
       .setIssuer(this.#deps.issuer)
@@ -57,7 +63,7 @@ export class TokenIssuer {
       .setAudience(this.#deps.audience)
       .setIssuedAt(iat)
       .setExpirationTime(iat + options.lifetime)
-      .setJti(this.#deps.newId())
+      .setJti(jti)
       .sign(key.privateKey)
     return { access_token: token, scope, token_type: 'Bearer', expires_in: options.lifetime }
   }

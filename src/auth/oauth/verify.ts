@@ -13,6 +13,7 @@ import type { BearerVerifier, Identity } from '../gate.js'
 import { authSettings } from '../settings.js'
 import type { ClientRegistry } from './clients.js'
 import type { SigningKeys } from './keys.js'
+import type { Revocations } from './revocations.js'
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/
 
@@ -20,6 +21,7 @@ export interface VerifierDeps {
   readonly keys: SigningKeys
   readonly clients: ClientRegistry
   readonly directory: Directory
+  readonly revocations: Revocations
   readonly issuer: string
   readonly audience: string
 }
@@ -70,6 +72,9 @@ export function accessTokenVerifier(deps: VerifierDeps): BearerVerifier {
 }
 
 function identityOf(payload: Record<string, unknown>, deps: VerifierDeps): Identity {
+  if (typeof payload.jti === 'string' && deps.revocations.accessRevoked(payload.jti) !== undefined) {
+    throw invalid('The access token was revoked: the authorization code it was issued from was used twice (RFC 6749 section 4.1.2). Run the authorization again.')
+  }
   const clientId = payload.client_id
   const sub = payload.sub
   if (typeof clientId !== 'string' || typeof sub !== 'string') throw invalid('The access token has no client_id or sub claim.')

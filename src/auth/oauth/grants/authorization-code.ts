@@ -20,7 +20,11 @@ export async function authorizationCodeGrant(request: GrantRequest, services: Gr
   if (value === undefined) throw invalidRequest('The parameter "code" is missing: send the code the authorize step delivered to your redirect URI.')
   const code = services.codes.get(value)
   if (!code) throw invalidGrant('The authorization code is not valid. Use the code from the latest redirect of the authorize step.')
-  if (code.used) throw invalidGrant('The authorization code was already used. Codes are single use: run the authorization again for a new one.')
+  if (code.used) {
+    // RFC 6749 section 4.1.2: a code presented twice revokes every token issued from it.
+    services.revocations.codeReused(code.family)
+    throw invalidGrant('The authorization code was already used. Codes are single use: the tokens issued from it are revoked now; run the authorization again for a new one.')
+  }
   if (code.clientId !== client.clientId) throw invalidGrant('The authorization code was issued to another client.')
   if (ctx.receivedAt >= code.expiresAt) {
     throw invalidGrant('The authorization code expired (codes are valid for 60 seconds). Run the authorization again and exchange the code at once.')
@@ -32,8 +36,8 @@ export async function authorizationCodeGrant(request: GrantRequest, services: Gr
   if (!services.directory.user(code.userId)) throw invalidGrant(`The user ${code.userId} no longer exists.`)
 
   await services.codes.markUsed(code)
-  const response = await accessToken(request, services, { clientId: client.clientId, userId: code.userId, scopes: code.scopes })
-  return await withRefreshToken(response, request, services, { userId: code.userId, consentId: code.consentId, scopes: code.scopes })
+  const response = await accessToken(request, services, { family: code.family, clientId: client.clientId, userId: code.userId, scopes: code.scopes })
+  return await withRefreshToken(response, request, services, { family: code.family, userId: code.userId, consentId: code.consentId, scopes: code.scopes })
 }
 
 function checkRedirectUri(code: AuthorizationCode, given: string | undefined): void {

@@ -10,6 +10,7 @@ import type { ConsentStore } from '../consents.js'
 import type { CodeStore, RefreshTokenStore } from '../single-use-store.js'
 import type { TokenParams } from '../token-request.js'
 import type { AccessTokenGrant, TokenIssuer } from '../tokens.js'
+import type { Revocations } from '../revocations.js'
 import type { TokenResponse } from '../wire.js'
 
 export interface GrantRequest {
@@ -25,6 +26,7 @@ export interface GrantServices {
   readonly refreshTokens: RefreshTokenStore
   readonly consents: ConsentStore
   readonly directory: Directory
+  readonly revocations: Revocations
   /** A new opaque value (refresh tokens) from the run's seeded generator. */
   readonly newToken: () => string
 }
@@ -45,10 +47,10 @@ export async function withRefreshToken(
   response: TokenResponse,
   request: GrantRequest,
   services: GrantServices,
-  binding: { userId: string; consentId: string; scopes: readonly string[] },
+  binding: { family: string; userId: string; consentId: string; scopes: readonly string[] },
 ): Promise<TokenResponse> {
   const refresh = await services.refreshTokens.issue(
-    { token: services.newToken(), clientId: request.client.clientId, userId: binding.userId, consentId: binding.consentId, scopes: [...binding.scopes] },
+    { token: services.newToken(), family: binding.family, clientId: request.client.clientId, userId: binding.userId, consentId: binding.consentId, scopes: [...binding.scopes] },
     request.ctx.receivedAt,
   )
   return { ...response, refresh_token: refresh.token }

@@ -18,7 +18,19 @@ export async function refreshTokenGrant(request: GrantRequest, services: GrantSe
   if (value === undefined) throw invalidRequest('The parameter "refresh_token" is missing.')
   const token = services.refreshTokens.get(value)
   if (!token) throw invalidGrant('The refresh token is not valid.')
-  if (token.used) throw invalidGrant('The refresh token was already used. Refresh tokens are rotated on every use: keep the newest one from the last token response.')
+  if (token.used) {
+    // RFC 9700 section 4.14.2: a rotated refresh token presented again revokes its whole family.
+    services.revocations.refreshReused(token.family)
+    throw invalidGrant('The refresh token was already used. Refresh tokens are rotated on every use: keep the newest one from the last token response. Every refresh token of this grant is revoked now; run the authorization again.')
+  }
+  const revoked = services.revocations.refreshRevoked(token.family)
+  if (revoked !== undefined) {
+    throw invalidGrant(
+      revoked === 'code-reused'
+        ? 'The refresh token was revoked: the authorization code it was issued from was used twice. Run the authorization again.'
+        : 'The refresh token was revoked: an earlier refresh token of this grant was used twice. Run the authorization again.',
+    )
+  }
   if (token.clientId !== client.clientId) throw invalidGrant('The refresh token was issued to another client.')
   if (ctx.receivedAt >= token.expiresAt) throw invalidGrant('The refresh token expired (refresh tokens are valid for 30 days). Run the authorization again.')
   const consent = services.consents.get(token.userId, client.clientId)
@@ -33,6 +45,6 @@ export async function refreshTokenGrant(request: GrantRequest, services: GrantSe
     throw invalidScope(`The scope "${extra}" was not granted with this refresh token (granted: ${token.scopes.join(' ')}). A refresh may only narrow the scopes.`)
   }
   await services.refreshTokens.markUsed(token)
-  const response = await accessToken(request, services, { clientId: client.clientId, userId: token.userId, scopes: requested ?? token.scopes })
-  return await withRefreshToken(response, request, services, { userId: token.userId, consentId: token.consentId, scopes: token.scopes })
+  const response = await accessToken(request, services, { family: token.family, clientId: client.clientId, userId: token.userId, scopes: requested ?? token.scopes })
+  return await withRefreshToken(response, request, services, { family: token.family, userId: token.userId, consentId: token.consentId, scopes: token.scopes })
 }
