@@ -7,7 +7,7 @@
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 import { authSchemas, defineAuthDomain } from './auth/index.js'
-import { defineControlDomain } from './control/index.js'
+import { CONTROL_PREFIX, defineControlDomain } from './control/index.js'
 import type { EmulatorCore, EmulatorKernelApi, EmulatorOptions, EmulatorState, ScenarioTargets } from './emulator-api.js'
 import { resolveOptions } from './emulator-options.js'
 import { clockApi, journalApi, kernelActivation, scenariosApi } from './kernel/api.js'
@@ -162,7 +162,16 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
   const routes = [...domains, control].flatMap((d) => d.routes)
   catalogue.checkErrors(routes)
   const pipeline = new Pipeline(
-    { clock, journal, scenarios: engine, logger, settings: () => baseSettings, origins: { auth: urls.auth, base: urls.base, webhook: urls.webhook }, targets },
+    {
+      clock,
+      journal,
+      scenarios: engine,
+      logger,
+      settings: () => baseSettings,
+      origins: { auth: urls.auth, base: urls.base, webhook: urls.webhook },
+      targets,
+      routeList: `GET ${urls.base}${CONTROL_PREFIX}/routes`,
+    },
     routes,
   )
   return emulator

@@ -37,6 +37,7 @@ describe('a route that throws', () => {
           return { base: url }
         },
         targets: [],
+        routeList: 'GET /routes',
       },
       [
         { id: 'test.boom', method: 'GET', path: '/boom', origin: 'base', summary: 'throws', resolve: () => { throw new TypeError('cannot read x of undefined') } },

@@ -10,6 +10,7 @@ import { describeApiKey } from './directory.js'
 import type { OAuthApi } from './oauth/api.js'
 import type { ClientInfo } from './oauth/clients.js'
 import type { ConsentInfo } from './oauth/consents.js'
+import type { DeviceCodeInfo } from './oauth/device-codes.js'
 import type { OAuthServer } from './oauth/server.js'
 import type { Permission } from './permissions.js'
 
@@ -54,6 +55,8 @@ export interface AuthState {
   /** Never their secrets. */
   oauthClients: ClientInfo[]
   users: UserInfo[]
+  /** Device codes still waiting for a person's decision. */
+  deviceCodes: DeviceCodeInfo[]
 }
 
 export function apiKeysApi(directory: Directory, newKey: () => string): ApiKeysApi {
@@ -80,6 +83,9 @@ export function usersApi(directory: Directory, oauth: OAuthApi): UsersApi {
   }
 }
 
+const GRANT_LABELS = { client_credentials: 'client credentials', authorization_code: 'authorization code', device_code: 'device code' } as const
+const METHOD_LABELS = { client_secret_basic: 'basic', client_secret_post: 'post', none: 'public, no secret' } as const
+
 /** The fixtures' static keys and OAuth clients, for the start-up banner (the defaults are public test values). */
 export function credentials(directory: Directory, server: OAuthServer): CredentialInfo[] {
   return [
@@ -90,8 +96,8 @@ export function credentials(directory: Directory, server: OAuthServer): Credenti
     })),
     ...server.clients.all().map((client) => ({
       kind: 'OAuth client',
-      label: `${client.grantType === 'client_credentials' ? 'client credentials' : 'authorization code'}, ${client.authMethod === 'client_secret_basic' ? 'basic' : 'post'}`,
-      value: `${client.clientId} / ${client.clientSecret}`,
+      label: `${GRANT_LABELS[client.grantType]}, ${METHOD_LABELS[client.authMethod]}`,
+      value: client.clientSecret === undefined ? client.clientId : `${client.clientId} / ${client.clientSecret}`,
     })),
   ]
 }

@@ -16,3 +16,12 @@ export const REFRESH_TOKEN_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000
 
 /** The user who consents when a request names none (`login_hint`), and whom `issueToken()` acts for. */
 export const DEFAULT_LOGIN = 'alice'
+
+/** `expires_in` of a device code (RFC 8628 section 3.2), seconds: Spring Authorization Server's default. */
+export const DEFAULT_DEVICE_CODE_LIFETIME_S = 300
+
+/** `interval` between a device's polls, seconds (RFC 8628 section 3.2 default). */
+export const DEFAULT_DEVICE_POLL_INTERVAL_S = 5
+
+/** What `slow_down` adds to the interval, seconds (RFC 8628 section 3.5). */
+export const SLOW_DOWN_STEP_S = 5

@@ -15,10 +15,12 @@ import { signingKeysSection } from './oauth/keys.js'
 import { requestClientId } from './oauth/request-client.js'
 import { OAuthServer } from './oauth/server.js'
 import { AuthSettings, type TokenAlgorithm } from './settings.js'
+import { TEAM_PATH, type Team, teamSection, whoAmI } from './team.js'
 
 export type { AuthApi, AuthState, ApiKeysApi, CreatedApiKey, UserInfo, UsersApi } from './api.js'
 export type { AccessGate, AccessRequirement, Identity } from './gate.js'
-export type { CreatedClient, IssueTokenInput, OAuthApi, OAuthClientsApi, OAuthConsentsApi } from './oauth/api.js'
+export type { CreatedClient, DeviceCodesApi, IssueTokenInput, OAuthApi, OAuthClientsApi, OAuthConsentsApi } from './oauth/api.js'
+export type { DeviceCodeInfo } from './oauth/device-codes.js'
 export type { ClientInfo } from './oauth/clients.js'
 export type { ConsentInfo } from './oauth/consents.js'
 export type { Permission } from './permissions.js'
@@ -62,17 +64,17 @@ export interface AuthDomain extends Domain<AuthApi, AuthState> {
 
 export const authSchemas: DomainSchemas = {
   settings: { name: 'auth', schema: AuthSettings },
-  fixtures: [usersSection, apiKeysSection, oauthClientsSection, signingKeysSection],
+  fixtures: [teamSection, usersSection, apiKeysSection, oauthClientsSection, signingKeysSection],
 }
 
 /** Body and query fields of OAuth requests and answers that hold secrets. */
-const SECRET_FIELDS = ['client_secret', 'clientSecret', 'refresh_token', 'access_token', 'code', 'code_verifier', 'client_assertion', 'id_token']
+const SECRET_FIELDS = ['client_secret', 'clientSecret', 'refresh_token', 'access_token', 'code', 'code_verifier', 'client_assertion', 'id_token', 'device_code']
 
 export function defineAuthDomain(deps: AuthDeps): AuthDomain {
   const { kernel, options } = deps
   const directory = new Directory()
   const gate = new AccessGate(directory)
-  const server = new OAuthServer({ gate, directory, authUrl: deps.authUrl, baseUrl: deps.baseUrl, seed: kernel.seed, settings: kernel.baseSettings })
+  const server = new OAuthServer({ gate, directory, authUrl: deps.authUrl, baseUrl: deps.baseUrl, seed: kernel.seed, clock: kernel.clock, settings: kernel.baseSettings })
   const oauth = oauthApi(server, kernel.clock, kernel.changed)
   const users = usersApi(directory, oauth)
   const client: ScenarioTarget = {
@@ -81,9 +83,20 @@ export function defineAuthDomain(deps: AuthDeps): AuthDomain {
     read: requestClientId,
     values: () => server.clients.all().map((c) => c.clientId),
   }
+  let team: Team = { id: 'team', name: 'Team' }
   return {
     gate,
-    routes: server.routes(),
+    routes: [
+      ...server.routes(),
+      {
+        id: 'auth.team',
+        method: 'GET',
+        path: TEAM_PATH,
+        origin: 'base',
+        summary: "Who am I: the team of any valid credential (the platform CLI's key-profile probe)",
+        resolve: (ctx) => whoAmI(ctx, gate, team, deps.baseUrl),
+      },
+    ],
     api: { apiKeys: apiKeysApi(directory, () => kernel.ids.token(24)), oauth, users },
     schemas: authSchemas,
     baseSettings: {
@@ -95,10 +108,15 @@ export function defineAuthDomain(deps: AuthDeps): AuthDomain {
     targets: [client],
     secretFields: SECRET_FIELDS,
     load: async (fixtures) => {
+      team = fixtures.of(teamSection)[0]?.value ?? team
       await directory.load(fixtures.of(usersSection), fixtures.of(apiKeysSection))
       await server.load(fixtures.of(oauthClientsSection), fixtures.of(signingKeysSection))
     },
-    state: () => ({ oauthClients: server.clients.all().map(describeClient), users: users.list() }),
+    state: () => ({
+      oauthClients: server.clients.all().map(describeClient),
+      users: users.list(),
+      deviceCodes: server.device.list().filter((code) => code.status === 'pending'),
+    }),
     credentials: (): CredentialInfo[] => credentials(directory, server),
     reset: async () => {
       gate.reset()

@@ -6,7 +6,7 @@
 import { z } from 'zod'
 import type { RequestContext } from '../kernel/route.js'
 import { readSection } from '../kernel/settings.js'
-import { DEFAULT_TOKEN_LIFETIME_S } from './constants.js'
+import { DEFAULT_DEVICE_CODE_LIFETIME_S, DEFAULT_DEVICE_POLL_INTERVAL_S, DEFAULT_TOKEN_LIFETIME_S } from './constants.js'
 
 export const TOKEN_ALGORITHMS = ['RS256', 'ES256', 'ES384', 'EdDSA'] as const
 export type TokenAlgorithm = (typeof TOKEN_ALGORITHMS)[number]
@@ -26,8 +26,21 @@ export const AuthSettings = z.object({
   tokenLifetime: z.number().int().min(1).default(DEFAULT_TOKEN_LIFETIME_S),
   /** Algorithm that signs new access tokens. */
   tokenAlgorithm: z.enum(TOKEN_ALGORITHMS).default('RS256'),
-  /** `auto` consents at once as the login_hint user; `page` shows the consent page; `deny` answers as if the user clicked Deny. */
+  /**
+   * `auto` consents at once as the login_hint user (and approves a device code at once as the
+   * default user); `page` shows the consent page (and leaves a device code pending until someone
+   * approves it on the verification page, the dashboard or the control plane); `deny` answers as
+   * if the user clicked Deny.
+   */
   consent: z.enum(['auto', 'page', 'deny']).default('auto'),
+  /** `expires_in` of device codes, in seconds; a poll after that answers `expired_token`. */
+  deviceCodeLifetime: z.number().int().min(0).default(DEFAULT_DEVICE_CODE_LIFETIME_S),
+  /** The `interval` a device is told to wait between polls, in seconds. */
+  devicePollInterval: z.number().int().min(1).default(DEFAULT_DEVICE_POLL_INTERVAL_S),
+  /** Polls an approved device code still answers `authorization_pending` before its tokens. */
+  devicePendingPolls: z.number().int().min(0).default(0),
+  /** Every poll answers `slow_down` (and raises the device's interval by 5 s), as if it came too soon. */
+  deviceSlowDown: z.boolean().default(false),
   /** `rejected`: the token endpoint refuses every client's credentials with `invalid_client`. */
   clientAuthentication: z.enum(['normal', 'rejected']).default('normal'),
   /** `none`: every credential authenticates but holds no permission, so protected calls get 403. */

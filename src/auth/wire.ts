@@ -1,5 +1,6 @@
 /**
- * The platform API's wire format for access, in one place (its common error catalogue): 401
+ * The platform API's wire format for access, in one place: the who-am-I answer (the team), and
+ * its common error catalogue: 401
  * `{"error":"Unauthorized"}` with `WWW-Authenticate: Bearer`, the documented 401 text for a
  * malformed header, 403 `ADMIN_ACCESS_ERROR`, 429 `LIMIT_RATE_EXCEEDED` with the rate-limit
  * headers. Routes with their own error body (the versions operation) render the access errors
@@ -68,6 +69,11 @@ export class ApiAccessError extends HttpError<'ERR_API_ACCESS'> {
     if (this.problem === 'static-keys-rejected') return json({ error: 'Unauthorized', message: this.message }, { status: 401, headers })
     return json({ error: 'Unauthorized' }, { status: 401, headers })
   }
+}
+
+/** 200 from the who-am-I probe `GET /api/cloud/team`: the team the credential belongs to. */
+export function teamBody(team: { id: string; name: string; domain: string }): Reply {
+  return json(team)
 }
 
 /** The rate-limit headers of the platform: on every answer while a limit is set, and on the 429. */

@@ -19,6 +19,8 @@ const IssueTokenBody = z.strictObject({
   userId: z.string().min(1).optional(),
 })
 
+const ApproveBody = z.strictObject({ userId: z.string().min(1).optional() })
+
 export function authRoutes(emu: Emulator): RouteDefinition[] {
   const clientId = (ctx: RequestContext): string => ctx.params.clientId ?? ''
   const noClient = (id: string): NotFoundError => new NotFoundError(`No OAuth client ${id}.`, 'clientId')
@@ -56,6 +58,15 @@ export function authRoutes(emu: Emulator): RouteDefinition[] {
       }
       return noContent()
     }),
+    route('deviceCodes.list', 'GET', '/device-codes', 'Device codes of the device grant, with user codes and status (never the device code)', () =>
+      json(emu.oauth.deviceCodes.list()),
+    ),
+    route('deviceCodes.approve', 'POST', '/device-codes/:userCode/approve', 'Approve a pending device code as a user (body {userId}, default alice)', async (ctx) =>
+      json(await emu.oauth.deviceCodes.approve(ctx.params.userCode ?? '', parseBody(ApproveBody, await readJson(ctx), 'device approval'))),
+    ),
+    route('deviceCodes.deny', 'POST', '/device-codes/:userCode/deny', "Deny a pending device code: the device's next poll gets access_denied", async (ctx) =>
+      json(await emu.oauth.deviceCodes.deny(ctx.params.userCode ?? '')),
+    ),
     route('oauth.issueToken', 'POST', '/oauth-tokens', 'Mint an access token without the token endpoint', async (ctx) =>
       json(await emu.oauth.issueToken(parseBody(IssueTokenBody, await readJson(ctx), 'token request'))),
     ),

@@ -15,7 +15,7 @@ export function closest(word: string, candidates: Iterable<string>): string | un
       bestDistance = distance
     }
   }
-  return best !== undefined && bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined
+  return best !== undefined && near(word, best) ? best : undefined
 }
 
 /** "(the closest: "x"; known: a, b, c)" for an error message. */
@@ -23,6 +23,11 @@ export function suggestion(word: string, candidates: readonly string[], noun: st
   const near = closest(word, candidates)
   const known = candidates.length === 0 ? `there are no ${noun}s` : `${noun}s: ${candidates.slice(0, 20).join(', ')}${candidates.length > 20 ? ', …' : ''}`
   return near === undefined ? `(${known})` : `(did you mean "${near}"? ${known})`
+}
+
+/** Whether two words are near enough to be a typo of each other. */
+export function near(a: string, b: string): boolean {
+  return editDistance(a.toLowerCase(), b.toLowerCase()) <= Math.max(2, Math.floor(a.length / 3))
 }
 
 /** Levenshtein distance, two rows. */

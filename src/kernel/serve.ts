@@ -6,6 +6,7 @@
  */
 import type { Clock } from './clock.js'
 import { DEFAULT_BODY_LIMIT, SCENARIO_HEADER } from './constants.js'
+import { near } from './closest.js'
 import type { ScenarioTarget } from './domain.js'
 import { HttpError, PayloadTooLargeError, UnknownScenarioError } from './errors.js'
 import type { Journal, Transport } from './journal.js'
@@ -27,6 +28,8 @@ export interface PipelineServices {
   /** The origin (`https://host:port`) of each named address. */
   readonly origins: Readonly<Record<string, string>>
   readonly targets: readonly ScenarioTarget[]
+  /** Where a 404 for a path the emulator does not emulate points the caller (its route list). */
+  readonly routeList: string
 }
 
 export interface CompiledRoute {
@@ -72,17 +75,18 @@ export class Pipeline {
   }
 
   /** The route whose pattern is nearest to a path that matched none (for error messages). */
-  closest(method: string, pathname: string): CompiledRoute | undefined {
+  closest(method: string, pathname: string, among: readonly CompiledRoute[] = this.routes): CompiledRoute | undefined {
     const parts = pathname.slice(1).split('/')
     let best: CompiledRoute | undefined
     let bestScore = 0
-    for (const route of this.routes) {
+    for (const route of among) {
       const segments = route.pattern.segments
       let score = 0
       for (let i = 0; i < Math.min(segments.length, parts.length); i++) {
         const segment = segments[i]
-        if (segment?.kind === 'static' && segment.value === parts[i]) score += 2
-        else if (segment?.kind === 'param') score += 1
+        const part = parts[i] ?? ''
+        if (segment?.kind === 'static' && segment.value === part) score += 2
+        else if (segment?.kind === 'param' || (segment?.kind === 'static' && near(part, segment.value))) score += 1
       }
       score -= Math.abs(segments.length - parts.length)
       if (route.definition.method === method || route.definition.method === '*') score += 1
@@ -179,12 +183,20 @@ export class Pipeline {
       const allow = [...new Set(allowed.includes('GET') ? [...allowed, 'HEAD'] : allowed)].join(', ')
       return json({ error: 'Method Not Allowed', message: `${method} is not allowed on ${url.pathname}. Allowed: ${allow}.` }, { status: 405, headers: { allow } })
     }
-    const closest = this.closest(method, url.pathname)
+    // A miss under the emulator's own prefix is the emulator's own 404; any other path is a
+    // platform path svc-mock does not emulate, and the hint names an emulated platform route.
+    const first = url.pathname.split('/')[1] ?? ''
+    const own = this.routes.some((r) => r.definition.control && r.definition.path.split('/')[1] === first)
+    const among = this.routes.filter((r) => (r.definition.control ?? false) === own)
+    const closest = this.closest(method, url.pathname, among)
+    const hint = closest ? { closest: `${closest.definition.method} ${closest.definition.path} (${closest.definition.id})` } : {}
+    if (own) return json({ error: 'Not Found', message: `svc-mock has no route for ${method} ${url.pathname}.`, ...hint }, { status: 404 })
     return json(
       {
-        error: 'Not Found',
-        message: `svc-mock has no route for ${method} ${url.pathname}.`,
-        ...(closest ? { closest: `${closest.definition.method} ${closest.definition.path} (${closest.definition.id})` } : {}),
+        error: 'Not emulated',
+        path: url.pathname,
+        message: `svc-mock does not emulate ${method} ${url.pathname}. The routes it emulates are listed at ${this.#services.routeList}.`,
+        ...hint,
       },
       { status: 404 },
     )

@@ -24,6 +24,7 @@ const EVERY_SCOPE = [
   'action-engine.projects',
   'machine-learning',
   'studio',
+  'package-manager',
 ]
 const ENCODINGS: Encoding[] = ['urlencoded', 'multipart', 'query']
 
@@ -176,7 +177,7 @@ contract('oauth: token endpoint errors (RFC 6749 section 5.2)', (h) => {
 
   it('unauthorized_client for a grant the client is not registered for', async () => {
     expectError(await token(h, { grant_type: 'authorization_code', code: 'x' }), 400, 'unauthorized_client', /registered for client_credentials/)
-    expectError(await token(h, { grant_type: 'refresh_token', refresh_token: 'x' }), 400, 'unauthorized_client', /authorization code grant only/)
+    expectError(await token(h, { grant_type: 'refresh_token', refresh_token: 'x' }), 400, 'unauthorized_client', /authorization code and device grants only/)
     expectError(await token(h, { grant_type: 'client_credentials' }, { auth: 'post', client: WEB_APP }), 400, 'unauthorized_client', /authorization code grant/)
   })
 

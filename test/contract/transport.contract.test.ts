@@ -6,13 +6,27 @@ import { expect, it } from 'vitest'
 import { APP_KEY, contract, VERSIONS } from '../support/harness.js'
 
 contract('transport behaviour', (h) => {
-  it('answers an unknown path with 404 JSON naming the closest route', async () => {
+  it('answers a platform path it does not emulate with 404 "Not emulated", naming the closest emulated platform route', async () => {
     const response = await h.fetch('/acme-collection/acme-tenant/_api/rest/facets/processes/views/default/elements/x/version')
     expect(response.status).toBe(404)
-    const body = (await response.json()) as { error: string; message: string; closest?: string }
-    expect(body.error).toBe('Not Found')
-    expect(body.message).toContain('/elements/x/version')
+    const body = (await response.json()) as { error: string; path: string; message: string; closest?: string }
+    expect(body.error).toBe('Not emulated')
+    expect(body.path).toBe('/acme-collection/acme-tenant/_api/rest/facets/processes/views/default/elements/x/version')
+    expect(body.message).toMatch(/does not emulate GET .*\/elements\/x\/version.*listed at GET .*\/__svc-mock\/routes/)
     expect(body.closest).toContain('versions.list')
+  })
+
+  it('points a platform CLI\'s other paths at an emulated platform route, never at a control-plane route', async () => {
+    for (const path of ['/package-manager/api/spaces', '/integration/api/pools/paged', '/api/cloud']) {
+      const body = (await (await h.fetch(path, { headers: APP_KEY })).json()) as { error: string; closest?: string }
+      expect(body.error).toBe('Not emulated')
+      expect(body.closest ?? '').not.toContain('__svc-mock')
+    }
+  })
+
+  it('answers an unknown control-plane path with 404 naming the closest control route', async () => {
+    const body = (await (await h.fetch('/__svc-mock/scenario')).json()) as { error: string; closest?: string }
+    expect(body).toMatchObject({ error: 'Not Found', closest: expect.stringContaining('/__svc-mock/scenarios') })
   })
 
   it('answers a known path with the wrong method with 405 and Allow', async () => {

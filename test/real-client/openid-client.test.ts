@@ -36,8 +36,9 @@ it('discovers the server: issuer, endpoints, grants, auth methods, PKCE methods'
   expect(metadata.issuer).toBe(server.url)
   expect(metadata.token_endpoint).toBe(`${server.url}/oauth2/token`)
   expect(metadata.authorization_endpoint).toBe(`${server.url}/oauth2/authorize`)
-  expect(metadata.grant_types_supported).toEqual(['client_credentials', 'authorization_code', 'refresh_token'])
-  expect(metadata.token_endpoint_auth_methods_supported).toEqual(['client_secret_basic', 'client_secret_post'])
+  expect(metadata.device_authorization_endpoint).toBe(`${server.url}/oauth2/device_authorization`)
+  expect(metadata.grant_types_supported).toEqual(['client_credentials', 'authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code'])
+  expect(metadata.token_endpoint_auth_methods_supported).toEqual(['client_secret_basic', 'client_secret_post', 'none'])
   expect(metadata.code_challenge_methods_supported).toEqual(['S256', 'plain'])
 })
 

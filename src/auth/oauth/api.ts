@@ -9,13 +9,14 @@ import { InvalidInputError, NotFoundError } from '../../kernel/errors.js'
 import { DEFAULT_LOGIN } from '../constants.js'
 import { type ClientInfo, describeClient } from './clients.js'
 import type { ConsentInfo } from './consents.js'
+import type { DeviceCodeInfo } from './device-codes.js'
 import { grantScopes } from './scopes.js'
 import type { OAuthServer } from './server.js'
 import type { TokenResponse } from './wire.js'
 
 export interface CreatedClient extends ClientInfo {
-  /** Shown here only, as on the platform. */
-  clientSecret: string
+  /** Shown here only, as on the platform; a public client (authMethod `none`) has none. */
+  clientSecret?: string
 }
 
 export interface IssueTokenInput {
@@ -42,9 +43,20 @@ export interface OAuthConsentsApi {
   revoke(userId: string, clientId: string): boolean
 }
 
+export interface DeviceCodesApi {
+  /** Device codes handed out, with their user codes and status (never the device code itself). */
+  list(): DeviceCodeInfo[]
+  /** Approves a pending code as this user (default `alice`), as a person would on the verification page. */
+  approve(userCode: string, options?: { userId?: string }): Promise<DeviceCodeInfo>
+  /** Denies a pending code: the device's next poll gets `access_denied`. */
+  deny(userCode: string): Promise<DeviceCodeInfo>
+}
+
 export interface OAuthApi {
   readonly clients: OAuthClientsApi
   readonly consents: OAuthConsentsApi
+  /** The device grant's codes: list, approve, deny. */
+  readonly deviceCodes: DeviceCodesApi
   /** Mints an access token without HTTP (run settings: lifetime, algorithm; emulator clock). */
   issueToken(input: IssueTokenInput): Promise<TokenResponse>
 }
@@ -64,7 +76,7 @@ export function oauthApi(domain: OAuthServer, clock: Clock, changed: () => void)
       create: async (input) => {
         const client = await clients.create(input, { uuid: () => domain.ids.uuid(), secret: () => newSecret(domain) })
         changed()
-        return { ...describeClient(client), clientSecret: client.clientSecret }
+        return { ...describeClient(client), ...(client.clientSecret === undefined ? {} : { clientSecret: client.clientSecret }) }
       },
       delete: (clientId) => {
         const deleted = clients.delete(clientId)
@@ -75,7 +87,7 @@ export function oauthApi(domain: OAuthServer, clock: Clock, changed: () => void)
       regenerateSecret: async (clientId) => {
         const client = await clients.regenerateSecret(clientId, newSecret(domain))
         changed()
-        return { clientId: client.clientId, clientSecret: client.clientSecret }
+        return { clientId: client.clientId, clientSecret: client.clientSecret ?? '' }
       },
     },
     consents: {
@@ -94,6 +106,19 @@ export function oauthApi(domain: OAuthServer, clock: Clock, changed: () => void)
         return revoked
       },
     },
+    deviceCodes: {
+      list: () => domain.device.list(),
+      approve: async (userCode, options = {}) => {
+        const info = await domain.device.resolve(userCode, 'allow', options.userId)
+        changed()
+        return info
+      },
+      deny: async (userCode) => {
+        const info = await domain.device.resolve(userCode, 'deny')
+        changed()
+        return info
+      },
+    },
     issueToken: async (input) => {
       const client = clients.get(input.clientId)
       if (!client) throw new NotFoundError(`No OAuth client ${input.clientId}.`, 'clientId')
@@ -101,7 +126,7 @@ export function oauthApi(domain: OAuthServer, clock: Clock, changed: () => void)
       const granted = grantScopes(requested, client.scopes)
       if ('problem' in granted) throw new InvalidInputError(granted.problem, 'scope')
       let userId: string | undefined
-      if (client.grantType === 'authorization_code') {
+      if (client.grantType !== 'client_credentials') {
         userId = input.userId ?? DEFAULT_LOGIN
         if (!deps.directory.user(userId)) throw new InvalidInputError(`No user ${userId}.`, 'userId')
       } else if (input.userId !== undefined) {

@@ -1,8 +1,9 @@
 /**
  * Client authentication at the token endpoint. `Client secret basic`: `Authorization: Basic
  * base64(client_id:client_secret)`, each part form-encoded first (RFC 6749 section 2.3.1).
- * `Client secret post`: `client_id` and `client_secret` as parameters. Each client authenticates
- * only by its registered method; anything else is `invalid_client` (401).
+ * `Client secret post`: `client_id` and `client_secret` as parameters. A public client (`none`,
+ * RFC 6749 section 2.1): `client_id` alone, and a secret sent by one is refused. Each client
+ * authenticates only by its registered method; anything else is `invalid_client` (401).
  */
 import type { RequestContext } from '../../kernel/route.js'
 import { authSettings } from '../settings.js'
@@ -13,11 +14,9 @@ import type { TokenParams } from './token-request.js'
 const BASIC = /^basic\s+/i
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/
 
-interface Presented {
-  method: 'client_secret_basic' | 'client_secret_post'
-  clientId: string
-  secret: string
-}
+type Presented =
+  | { method: 'client_secret_basic' | 'client_secret_post'; clientId: string; secret: string }
+  | { method: 'none'; clientId: string; secret?: undefined }
 
 export function authenticateClient(ctx: RequestContext, params: TokenParams, clients: ClientRegistry): OAuthClient {
   const presented = presentedCredentials(ctx, params)
@@ -26,6 +25,13 @@ export function authenticateClient(ctx: RequestContext, params: TokenParams, cli
   if (!client) throw invalidClient(`Unknown client "${presented.clientId}". Check the client ID, or create the client first.`)
   if (authSettings(ctx).clientAuthentication === 'rejected') {
     throw invalidClient(`Client authentication failed for client "${client.clientId}".`)
+  }
+  if (client.authMethod === 'none') {
+    if (presented.method === 'none') return client
+    throw invalidClient(`Client "${client.clientId}" is a public client: it has no secret. Send client_id alone, without client_secret or an Authorization: Basic header.`)
+  }
+  if (presented.method === 'none') {
+    throw invalidClient(`No client secret for client "${client.clientId}": send client_secret with client_id, or use Authorization: Basic.`)
   }
   if (client.authMethod !== presented.method) {
     throw invalidClient(
@@ -60,7 +66,7 @@ function presentedCredentials(ctx: RequestContext, params: TokenParams): Present
   if (bodyId === undefined) {
     throw invalidClient('No client authentication: send "Authorization: Basic base64(client_id:client_secret)", or client_id and client_secret as parameters.')
   }
-  if (bodySecret === undefined) throw invalidClient(`No client secret for client "${bodyId}": send client_secret with client_id, or use Authorization: Basic.`)
+  if (bodySecret === undefined) return { method: 'none', clientId: bodyId }
   return { method: 'client_secret_post', clientId: bodyId, secret: bodySecret }
 }
 

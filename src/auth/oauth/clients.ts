@@ -2,7 +2,9 @@
  * OAuth clients, as an administrator configures them on the platform: name, grant type,
  * authentication method, scopes, permissions (a scope never adds one) and redirect URIs. The
  * client ID is issued at creation and the secret is shown once; regenerating the secret makes the
- * old one fail at once. Records are replaced, never mutated, so a reset restores them cheaply.
+ * old one fail at once. A public client (authentication method `none`, such as the platform's own
+ * CLI with the device grant) has no secret at all. Records are replaced, never mutated, so a
+ * reset restores them cheaply.
  */
 import { z } from 'zod'
 import { ConflictError, NotFoundError } from '../../kernel/errors.js'
@@ -12,17 +14,23 @@ import { parseBody } from '../../kernel/validation.js'
 import { Permission } from '../permissions.js'
 import { SCOPE_NAMES, Scope } from './scopes.js'
 
-export const GRANT_TYPES = ['client_credentials', 'authorization_code'] as const
+export const GRANT_TYPES = ['client_credentials', 'authorization_code', 'device_code'] as const
 export type ClientGrantType = (typeof GRANT_TYPES)[number]
-export const AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const
+export const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const
 export type AuthMethod = (typeof AUTH_METHODS)[number]
+
+/** The `grant_type` of the device grant at the token endpoint (RFC 8628 section 3.4). */
+export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code'
 
 /** The platform's labels (`Client Credentials`, `Client secret basic`) are accepted as well as the RFC names. */
 const LABELS: Record<string, string> = {
   'client credentials': 'client_credentials',
   'authorization code': 'authorization_code',
+  'device code': 'device_code',
+  [DEVICE_CODE_GRANT]: 'device_code',
   'client secret basic': 'client_secret_basic',
   'client secret post': 'client_secret_post',
+  public: 'none',
 }
 const normalized = <T extends readonly [string, ...string[]]>(values: T): z.ZodType<T[number]> =>
   z.preprocess((v) => (typeof v === 'string' ? (LABELS[v.trim().toLowerCase()] ?? v) : v), z.enum(values))
@@ -52,11 +60,24 @@ const clientFields = {
   pkce: z.enum(['optional', 'required']).default('optional'),
 }
 
-export const OAuthClient = z.strictObject({
-  clientId: z.string().min(1),
-  clientSecret: z.string().min(1),
-  ...clientFields,
-})
+/** A confidential client has a secret; a public one (`none`) has none. */
+const secretFitsMethod = (client: { authMethod: AuthMethod; clientSecret?: string | undefined }, ctx: z.RefinementCtx): void => {
+  if (client.authMethod === 'none' && client.clientSecret !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['clientSecret'], message: 'a public client (authMethod "none") has no secret' })
+  }
+  if (client.authMethod !== 'none' && client.clientSecret === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['clientSecret'], message: `a ${client.authMethod} client needs a secret` })
+  }
+}
+
+export const OAuthClient = z
+  .strictObject({
+    clientId: z.string().min(1),
+    /** Absent for a public client. */
+    clientSecret: z.string().min(1).optional(),
+    ...clientFields,
+  })
+  .superRefine(secretFitsMethod)
 export type OAuthClient = z.infer<typeof OAuthClient>
 
 export const oauthClientsSection: FixtureSection<OAuthClient> = { name: 'oauthClients', schema: OAuthClient, key: (c) => c.clientId }
@@ -86,12 +107,13 @@ export class ClientRegistry {
     const { clientId, ...fields } = parseBody(CreateClientBody, input, 'OAuth client')
     const id = clientId ?? ids.uuid()
     if (this.clients.has(id)) throw new ConflictError(`An OAuth client with the id ${id} exists already.`, 'clientId')
-    return await this.clients.insert({ clientId: id, clientSecret: ids.secret(), ...fields })
+    return await this.clients.insert({ clientId: id, ...(fields.authMethod === 'none' ? {} : { clientSecret: ids.secret() }), ...fields })
   }
 
-  /** Issues a new secret; the old one stops working at once. */
+  /** Issues a new secret; the old one stops working at once. A public client has none to regenerate. */
   async regenerateSecret(clientId: string, secret: string): Promise<OAuthClient> {
     const client = this.require(clientId)
+    if (client.authMethod === 'none') throw new ConflictError(`Client ${clientId} is a public client (authMethod "none"): it has no secret to regenerate.`, 'clientId')
     return await this.clients.insert({ ...client, clientSecret: secret })
   }
 

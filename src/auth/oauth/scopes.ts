@@ -1,5 +1,6 @@
 /**
- * The platform's OAuth scopes: the service description's list plus `studio`. A scope states the
+ * The platform's OAuth scopes: the service description's list plus `studio` and `package-manager`
+ * (the platform's own CLI asks for it on every grant, so the real platform has it). A scope states the
  * access level a client needs; it never adds a permission. Scope parameters are space-separated.
  */
 import { z } from 'zod'
@@ -22,6 +23,7 @@ export const SCOPES = {
   'action-engine.projects': 'Use projects',
   'machine-learning': 'Use the machine-learning workbench API',
   studio: 'Access the studio',
+  'package-manager': 'Use the package manager (packages, spaces, imports and exports)',
 } as const satisfies Record<string, string>
 
 export type ScopeName = keyof typeof SCOPES

@@ -4,6 +4,7 @@
  * `auth.jwks`) and the access-token verifier it plugs into the API access gate. Ids, secrets,
  * codes and refresh tokens come from its own seeded generator, so runs are repeatable.
  */
+import type { Clock } from '../../kernel/clock.js'
 import type { Sourced } from '../../kernel/fixtures.js'
 import { SeededIds } from '../../kernel/ids.js'
 import { json, type Reply } from '../../kernel/reply.js'
@@ -15,11 +16,14 @@ import type { AccessGate } from '../gate.js'
 import { AuthSettings, authSettings } from '../settings.js'
 import { authorize, authorizeParams } from './authorize.js'
 import { authenticateClient } from './client-auth.js'
-import { ClientRegistry, type OAuthClient } from './clients.js'
+import { ClientRegistry, DEVICE_CODE_GRANT, type OAuthClient } from './clients.js'
 import { ConsentStore } from './consents.js'
+import { DEVICE_AUTHORIZATION_PATH, DEVICE_VERIFICATION_PATH, DeviceFlow } from './device.js'
+import { DeviceCodeStore } from './device-codes.js'
 import { discoveryResponse } from './discovery.js'
 import { authorizationCodeGrant } from './grants/authorization-code.js'
 import { clientCredentialsGrant } from './grants/client-credentials.js'
+import { deviceCodeGrant } from './grants/device-code.js'
 import type { GrantHandler, GrantServices } from './grants/grant.js'
 import { refreshTokenGrant } from './grants/refresh-token.js'
 import { type SigningKeyFixture, SigningKeys } from './keys.js'
@@ -34,6 +38,7 @@ const GRANTS: Readonly<Record<string, GrantHandler>> = {
   client_credentials: clientCredentialsGrant,
   authorization_code: authorizationCodeGrant,
   refresh_token: refreshTokenGrant,
+  [DEVICE_CODE_GRANT]: deviceCodeGrant,
 }
 
 export interface OAuthServerDeps {
@@ -42,6 +47,7 @@ export interface OAuthServerDeps {
   readonly authUrl: string
   readonly baseUrl: string
   readonly seed: number
+  readonly clock: Clock
   /** The run's settings (without scenarios): what `issueToken()` and key preparation read. */
   readonly settings: () => SettingsTree
 }
@@ -53,6 +59,8 @@ export class OAuthServer {
   readonly refreshTokens = refreshTokenStore()
   readonly keys = new SigningKeys()
   readonly revocations = new Revocations()
+  readonly deviceCodes = new DeviceCodeStore()
+  readonly device: DeviceFlow
   readonly issuer: TokenIssuer
   readonly deps: OAuthServerDeps
   readonly ids: SeededIds
@@ -70,8 +78,22 @@ export class OAuthServer {
       consents: this.consents,
       directory: deps.directory,
       revocations: this.revocations,
+      deviceCodes: this.deviceCodes,
+      realClock: deps.clock.mode === 'real',
       newToken: () => this.ids.token(48),
     }
+    this.device = new DeviceFlow({
+      store: this.deviceCodes,
+      clients: this.clients,
+      consents: this.consents,
+      directory: deps.directory,
+      clock: deps.clock,
+      authOrigin: deps.authUrl,
+      newDeviceCode: () => this.ids.token(48),
+      next: () => this.ids.next(),
+      newId: () => this.ids.uuid(),
+      runSettings: () => this.runSettings(),
+    })
     deps.gate.addVerifier(
       accessTokenVerifier({ keys: this.keys, clients: this.clients, directory: deps.directory, revocations: this.revocations, issuer: deps.authUrl, audience: deps.baseUrl }),
     )
@@ -93,6 +115,7 @@ export class OAuthServer {
     await this.consents.consents.reset()
     await this.codes.reset()
     await this.refreshTokens.reset()
+    await this.deviceCodes.reset()
     this.revocations.reset()
   }
 
@@ -111,7 +134,7 @@ export class OAuthServer {
         method: 'POST',
         path: '/oauth2/token',
         origin: 'auth',
-        summary: 'Token endpoint: client_credentials, authorization_code and refresh_token grants',
+        summary: 'Token endpoint: client_credentials, authorization_code, refresh_token and device_code grants',
         bodyLimit: FORM_BODY_LIMIT,
         secretResponse: true,
         resolve: (ctx) => this.#token(ctx),
@@ -143,11 +166,47 @@ export class OAuthServer {
         },
       },
       {
+        id: 'auth.deviceAuthorization',
+        method: 'POST',
+        path: DEVICE_AUTHORIZATION_PATH,
+        origin: 'auth',
+        summary: 'Device authorization endpoint (RFC 8628): a device code and a user code',
+        bodyLimit: FORM_BODY_LIMIT,
+        secretResponse: true,
+        resolve: (ctx) => this.device.authorize(ctx),
+        renderError: (error, ctx) => (error instanceof OAuthError ? error.replyTo(ctx.headers) : error.toReply()),
+      },
+      {
+        id: 'auth.deviceVerification',
+        method: 'GET',
+        path: DEVICE_VERIFICATION_PATH,
+        origin: 'auth',
+        summary: 'Device verification page: enter or confirm the user code, then Allow or Deny',
+        resolve: (ctx) => this.device.page(ctx),
+      },
+      {
+        id: 'auth.deviceDecision',
+        method: 'POST',
+        path: DEVICE_VERIFICATION_PATH,
+        origin: 'auth',
+        summary: "The device verification page's form: Allow or Deny",
+        bodyLimit: FORM_BODY_LIMIT,
+        resolve: (ctx) => this.device.decide(ctx),
+      },
+      {
         id: 'auth.discovery',
         method: 'GET',
         path: '/.well-known/openid-configuration',
         origin: 'auth',
         summary: 'Authorization server metadata (OpenID discovery document)',
+        resolve: () => discoveryResponse(this.deps.authUrl),
+      },
+      {
+        id: 'auth.metadata',
+        method: 'GET',
+        path: '/.well-known/oauth-authorization-server',
+        origin: 'auth',
+        summary: 'Authorization server metadata (RFC 8414): the same document',
         resolve: () => discoveryResponse(this.deps.authUrl),
       },
       {
@@ -166,11 +225,11 @@ export class OAuthServer {
     const client = authenticateClient(ctx, params, this.clients)
     const grantType = params.get('grant_type')
     if (grantType === undefined) {
-      throw invalidRequest('The parameter "grant_type" is missing: send client_credentials, authorization_code or refresh_token.')
+      throw invalidRequest(`The parameter "grant_type" is missing: send one of ${Object.keys(GRANTS).join(', ')}.`)
     }
     const grant = Object.hasOwn(GRANTS, grantType) ? GRANTS[grantType] : undefined
     if (!grant) {
-      throw unsupportedGrantType(`The grant_type "${grantType}" is not supported. Supported: client_credentials, authorization_code, refresh_token.`)
+      throw unsupportedGrantType(`The grant_type "${grantType}" is not supported. Supported: ${Object.keys(GRANTS).join(', ')}.`)
     }
     const body = await grant({ ctx, params, client, settings: authSettings(ctx) }, this.#services)
     return json(body, { status: 200, headers: NO_STORE })

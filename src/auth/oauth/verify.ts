@@ -81,7 +81,7 @@ function identityOf(payload: Record<string, unknown>, deps: VerifierDeps): Ident
   const client = deps.clients.get(clientId)
   if (!client) throw invalid(`The OAuth client ${clientId} of this access token no longer exists.`)
   const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ').filter((s) => s !== '') : []
-  if (client.grantType === 'authorization_code') {
+  if (client.grantType !== 'client_credentials') {
     const user = deps.directory.user(sub)
     if (!user) throw invalid(`The user ${sub} of this access token no longer exists.`)
     return { kind: 'user', subject: sub, label: `${sub} via OAuth client ${clientId}`, permissions: user.permissions, scopes, clientId, userId: sub }

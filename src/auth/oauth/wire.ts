@@ -22,6 +22,10 @@ export type OAuthErrorCode =
   | 'unsupported_grant_type'
   | 'invalid_scope'
   | 'server_error'
+  | 'authorization_pending'
+  | 'slow_down'
+  | 'access_denied'
+  | 'expired_token'
 
 /** The token endpoint's answer, the same for every grant. */
 export interface TokenResponse {
@@ -73,6 +77,11 @@ export const unauthorizedClient = (description: string): OAuthError => new OAuth
 export const unsupportedGrantType = (description: string): OAuthError => new OAuthError('unsupported_grant_type', description)
 export const invalidScope = (description: string): OAuthError => new OAuthError('invalid_scope', description)
 export const serverError = (description: string): OAuthError => new OAuthError('server_error', description)
+/** The device code grant's answers while a person decides (RFC 8628 section 3.5). */
+export const authorizationPending = (description: string): OAuthError => new OAuthError('authorization_pending', description)
+export const slowDown = (description: string): OAuthError => new OAuthError('slow_down', description)
+export const accessDenied = (description: string): OAuthError => new OAuthError('access_denied', description)
+export const expiredToken = (description: string): OAuthError => new OAuthError('expired_token', description)
 
 /** Errors a scenario rule may ask the token endpoint for (`"error": "server-error"`). */
 export const TOKEN_SCENARIO_ERRORS = ['server-error', 'invalid-client', 'temporarily-unavailable'] as const

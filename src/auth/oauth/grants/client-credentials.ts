@@ -12,7 +12,7 @@ export async function clientCredentialsGrant(request: GrantRequest, services: Gr
   const { client, params } = request
   if (client.grantType !== 'client_credentials') {
     throw unauthorizedClient(
-      `Client "${client.clientId}" is registered for the authorization code grant, not client_credentials. Use grant_type=authorization_code, or a client credentials client.`,
+      `Client "${client.clientId}" is registered for the ${client.grantType === 'device_code' ? 'device' : 'authorization code'} grant, not client_credentials. Use grant_type=${client.grantType === 'device_code' ? 'urn:ietf:params:oauth:grant-type:device_code' : 'authorization_code'}, or a client credentials client.`,
     )
   }
   const granted = grantScopes(parseScopeParam(params.get('scope')), client.scopes)

@@ -10,6 +10,7 @@ import type { ConsentStore } from '../consents.js'
 import type { CodeStore, RefreshTokenStore } from '../single-use-store.js'
 import type { TokenParams } from '../token-request.js'
 import type { AccessTokenGrant, TokenIssuer } from '../tokens.js'
+import type { DeviceCodeStore } from '../device-codes.js'
 import type { Revocations } from '../revocations.js'
 import type { TokenResponse } from '../wire.js'
 
@@ -27,6 +28,9 @@ export interface GrantServices {
   readonly consents: ConsentStore
   readonly directory: Directory
   readonly revocations: Revocations
+  readonly deviceCodes: DeviceCodeStore
+  /** Whether the emulator clock follows the wall clock (a device polling too soon is then told to slow down). */
+  readonly realClock: boolean
   /** A new opaque value (refresh tokens) from the run's seeded generator. */
   readonly newToken: () => string
 }

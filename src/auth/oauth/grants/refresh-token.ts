@@ -11,8 +11,8 @@ import { type GrantRequest, type GrantServices, accessToken, withRefreshToken } 
 
 export async function refreshTokenGrant(request: GrantRequest, services: GrantServices): Promise<TokenResponse> {
   const { client, params, ctx } = request
-  if (client.grantType !== 'authorization_code') {
-    throw unauthorizedClient(`Client "${client.clientId}" has no refresh tokens: they are issued with the authorization code grant only. Run the client credentials grant again instead.`)
+  if (client.grantType === 'client_credentials') {
+    throw unauthorizedClient(`Client "${client.clientId}" has no refresh tokens: they are issued with the authorization code and device grants only. Run the client credentials grant again instead.`)
   }
   const value = params.get('refresh_token')
   if (value === undefined) throw invalidRequest('The parameter "refresh_token" is missing.')

@@ -1,0 +1,29 @@
+/**
+ * The team, and the platform's who-am-I probe `GET {base_url}/api/cloud/team`: any valid
+ * credential (an OAuth access token, a user API key as Bearer, an application key as AppKey) gets
+ * the team's `id`, `name` and `domain`. The platform's CLI makes a key profile with it (Bearer
+ * first, then AppKey) and needs `domain`. A bad credential gets the gate's 401.
+ */
+import { z } from 'zod'
+import type { FixtureSection } from '../kernel/fixtures.js'
+import type { Reply } from '../kernel/reply.js'
+import type { RequestContext } from '../kernel/route.js'
+import type { AccessGate } from './gate.js'
+import { teamBody } from './wire.js'
+
+export const Team = z.strictObject({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  /** The team's host name; default: the host of `{base_url}`. */
+  domain: z.string().min(1).optional(),
+})
+export type Team = z.infer<typeof Team>
+
+export const teamSection: FixtureSection<Team> = { name: 'team', schema: Team }
+
+export const TEAM_PATH = '/api/cloud/team'
+
+export async function whoAmI(ctx: RequestContext, gate: AccessGate, team: Team, baseUrl: string): Promise<Reply> {
+  await gate.check(ctx)
+  return teamBody({ id: team.id, name: team.name, domain: team.domain ?? new URL(baseUrl).hostname })
+}
