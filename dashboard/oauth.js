@@ -15,8 +15,8 @@ import { fill, formatDateTime, h, keyedList, setText } from './dom.js'
  * @typedef {import('./app.js').Actions} Actions
  */
 
-const GRANTS = { client_credentials: 'Client credentials', authorization_code: 'Authorization code' }
-const METHODS = { client_secret_basic: 'Client secret basic', client_secret_post: 'Client secret post' }
+const GRANTS = { client_credentials: 'Client credentials', authorization_code: 'Authorization code', device_code: 'Device code' }
+const METHODS = { client_secret_basic: 'Client secret basic', client_secret_post: 'Client secret post', none: 'Public (no secret)' }
 
 /**
  * @param {{ clients: HTMLUListElement, users: HTMLUListElement }} containers
@@ -63,6 +63,8 @@ function clientCard(client, actions) {
       if (key === shown) return
       shown = key
       setText(name, c.name)
+      // A public client (the platform's CLI) has no secret to regenerate.
+      regenerate.hidden = c.authMethod === 'none'
       fill(
         facts,
         fact('Client ID', h('code', {}, c.clientId)),
