@@ -39,7 +39,7 @@ export const AuthSettings = z.object({
   devicePollInterval: z.number().int().min(1).default(DEFAULT_DEVICE_POLL_INTERVAL_S),
   /** Polls an approved device code still answers `authorization_pending` before its tokens. */
   devicePendingPolls: z.number().int().min(0).default(0),
-  /** Every poll answers `slow_down` (and raises the device's interval by 5 s), as if it came too soon. */
+  /** The first poll of each device code answers `slow_down` (and raises its interval by 5 s), as if it came too soon. */
   deviceSlowDown: z.boolean().default(false),
   /** `rejected`: the token endpoint refuses every client's credentials with `invalid_client`. */
   clientAuthentication: z.enum(['normal', 'rejected']).default('normal'),

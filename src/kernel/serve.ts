@@ -75,10 +75,10 @@ export class Pipeline {
   }
 
   /** The route whose pattern is nearest to a path that matched none (for error messages). */
-  closest(method: string, pathname: string, among: readonly CompiledRoute[] = this.routes): CompiledRoute | undefined {
+  closest(method: string, pathname: string, among: readonly CompiledRoute[] = this.routes, always = false): CompiledRoute | undefined {
     const parts = pathname.slice(1).split('/')
     let best: CompiledRoute | undefined
-    let bestScore = 0
+    let bestScore = always ? Number.NEGATIVE_INFINITY : 0
     for (const route of among) {
       const segments = route.pattern.segments
       let score = 0
@@ -188,7 +188,8 @@ export class Pipeline {
     const first = url.pathname.split('/')[1] ?? ''
     const own = this.routes.some((r) => r.definition.control && r.definition.path.split('/')[1] === first)
     const among = this.routes.filter((r) => (r.definition.control ?? false) === own)
-    const closest = this.closest(method, url.pathname, among)
+    // A platform path always names its nearest emulated route, however far: a caller should see what exists.
+    const closest = this.closest(method, url.pathname, among, !own)
     const hint = closest ? { closest: `${closest.definition.method} ${closest.definition.path} (${closest.definition.id})` } : {}
     if (own) return json({ error: 'Not Found', message: `svc-mock has no route for ${method} ${url.pathname}.`, ...hint }, { status: 404 })
     return json(

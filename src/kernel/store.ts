@@ -8,6 +8,10 @@
  *
  * A collection deletes with a linear scan (about 90 ms at 250,000 records), so a large store is
  * split into shards by key: each record lives in the collection its key hashes to.
+ *
+ * A collection writes asynchronously; until a write lands, reads see it already, and writes land
+ * in the order they were made. So a read-modify-write (a consent granted twice at once) never
+ * works from a stale record.
  */
 import { Collection } from '@msw/data'
 import type { z } from 'zod'
@@ -20,6 +24,9 @@ export class IndexedCollection<S extends z.ZodType<object>> {
   #baseline = new Map<string, z.output<S>>()
   /** Keys inserted, replaced or deleted since the baseline. */
   #touched = new Set<string>()
+  /** Writes not yet in the collection: the record, or null for a delete. */
+  readonly #pending = new Map<string, z.output<S> | null>()
+  #writes: Promise<unknown> = Promise.resolve()
 
   constructor(schema: S, key: (record: z.output<S>) => string, options: { shards?: number } = {}) {
     this.collections = Array.from({ length: Math.max(1, options.shards ?? 1) }, () => new Collection({ schema }))
@@ -37,40 +44,66 @@ export class IndexedCollection<S extends z.ZodType<object>> {
 
   /** Replaces everything with these records and makes them the baseline `reset()` returns to. */
   async seed(values: readonly z.input<S>[]): Promise<void> {
+    await this.#writes
+    this.#pending.clear()
     for (const collection of this.collections) collection.clear()
     this.#index.clear()
-    for (const value of values) await this.insert(value)
+    for (const value of values) await this.#write(this.#key(value as z.output<S>), value)
     this.#baseline = new Map(this.#index)
     this.#touched.clear()
   }
 
-  /** Adds a record (validated by the schema); a record with the same key is replaced. */
-  async insert(value: z.input<S>): Promise<z.output<S>> {
+  /** Adds a record (validated by the schema); a record with the same key is replaced. Readable at once. */
+  insert(value: z.input<S>): Promise<z.output<S>> {
     const key = this.#key(value as z.output<S>)
+    this.#pending.set(key, value as z.output<S>)
+    this.#touched.add(key)
+    return this.#queue(async () => {
+      try {
+        return await this.#write(key, value)
+      } finally {
+        if (this.#pending.get(key) === value) this.#pending.delete(key)
+      }
+    })
+  }
+
+  async #write(key: string, value: z.input<S>): Promise<z.output<S>> {
     const shard = this.#shard(key)
     const record = (await shard.create(value)) as z.output<S>
     const previous = this.#index.get(key)
     if (previous) shard.delete(previous as never)
     this.#index.set(key, record)
-    this.#touched.add(key)
     return record
   }
 
+  #queue<T>(write: () => Promise<T>): Promise<T> {
+    const run = this.#writes.then(write)
+    this.#writes = run.catch(() => undefined)
+    return run
+  }
+
   get(key: string): z.output<S> | undefined {
+    if (this.#pending.size > 0 && this.#pending.has(key)) return this.#pending.get(key) ?? undefined
     return this.#index.get(key)
   }
 
   has(key: string): boolean {
-    return this.#index.has(key)
+    return this.get(key) !== undefined
   }
 
   /** Records in insertion order. */
   all(): z.output<S>[] {
-    return [...this.#index.values()]
+    if (this.#pending.size === 0) return [...this.#index.values()]
+    const out = new Map(this.#index)
+    for (const [key, record] of this.#pending) {
+      if (record === null) out.delete(key)
+      else out.set(key, record)
+    }
+    return [...out.values()]
   }
 
   size(): number {
-    return this.#index.size
+    return this.#pending.size === 0 ? this.#index.size : this.all().length
   }
 
   /** Records held by the collections (equals `size()`: the index and the collections agree). */
@@ -79,11 +112,21 @@ export class IndexedCollection<S extends z.ZodType<object>> {
   }
 
   delete(key: string): boolean {
-    const record = this.#index.get(key)
-    if (!record) return false
-    this.#shard(key).delete(record as never)
-    this.#index.delete(key)
+    if (this.get(key) === undefined) return false
     this.#touched.add(key)
+    if (this.#pending.size === 0 && this.#index.has(key)) {
+      // Nothing in flight: the collection can forget it now.
+      this.#shard(key).delete(this.#index.get(key) as never)
+      this.#index.delete(key)
+      return true
+    }
+    this.#pending.set(key, null)
+    void this.#queue(async () => {
+      const record = this.#index.get(key)
+      if (record) this.#shard(key).delete(record as never)
+      this.#index.delete(key)
+      if (this.#pending.get(key) === null) this.#pending.delete(key)
+    })
     return true
   }
 
@@ -94,6 +137,8 @@ export class IndexedCollection<S extends z.ZodType<object>> {
 
   /** Back to the seeded records: removes additions, restores deletions and replacements. */
   async reset(): Promise<void> {
+    await this.#writes
+    this.#pending.clear()
     if (this.#touched.size === 0) return
     let restored = false
     for (const key of this.#touched) {

@@ -20,7 +20,8 @@ contract('transport behaviour', (h) => {
     for (const path of ['/package-manager/api/spaces', '/integration/api/pools/paged', '/api/cloud']) {
       const body = (await (await h.fetch(path, { headers: APP_KEY })).json()) as { error: string; closest?: string }
       expect(body.error).toBe('Not emulated')
-      expect(body.closest ?? '').not.toContain('__svc-mock')
+      expect(body.closest).toMatch(/^GET \//)
+      expect(body.closest).not.toContain('__svc-mock')
     }
   })
 

@@ -34,6 +34,8 @@ export interface TokenRequestOptions {
   auth?: Method | 'none'
   client?: { id: string; secret: string }
   headers?: Record<string, string>
+  /** Another endpoint that takes the same form (the device authorization endpoint). */
+  path?: string
 }
 
 export async function token(h: Harness, params: Record<string, string>, options: TokenRequestOptions = {}): Promise<TokenAnswer> {
@@ -42,7 +44,7 @@ export async function token(h: Harness, params: Record<string, string>, options:
   const headers: Record<string, string> = { ...options.headers }
   if (auth === 'basic') headers.authorization = basic(client.id, client.secret)
   if (auth === 'post') Object.assign(all, { client_id: client.id, client_secret: client.secret })
-  let path = '/oauth2/token'
+  let path = options.path ?? '/oauth2/token'
   let body: string | FormData | undefined
   if (encoding === 'urlencoded') {
     body = new URLSearchParams(all).toString()

@@ -63,6 +63,21 @@ const hook = async (h: Harness, path: string, shaped: Headers, body: unknown = {
 
 let marker = 0
 
+const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code'
+
+/** The device flow as the platform's CLI runs it (public client content-cli): a device code, then up to three polls. */
+const deviceFlow = async (h: Harness, shaped: Headers, shapedPolls: boolean): Promise<string> => {
+  const issued = await token(h, { client_id: 'content-cli', scope: 'studio' }, { auth: 'none', headers: shaped, path: '/oauth2/device_authorization' })
+  if (issued.status !== 200) return `device authorization ${issued.status} ${String(issued.body.error)}`
+  const answers: string[] = []
+  for (let poll = 0; poll < 3; poll++) {
+    const answer = await token(h, { grant_type: DEVICE_GRANT, device_code: String(issued.body.device_code), client_id: 'content-cli' }, { auth: 'none', headers: shapedPolls ? shaped : {} })
+    answers.push(answer.status === 200 ? '200' : String(answer.body.error))
+    if (answer.status === 200 || answer.body.error === 'access_denied' || answer.body.error === 'expired_token') break
+  }
+  return answers.join(' ')
+}
+
 export const PROBES: Record<string, Probe> = {
   'versions-not-found': { run: (h, s) => versions(h, s), normal: '200', shaped: '404' },
   'versions-server-error': { run: (h, s) => versions(h, s), normal: '200', shaped: '500' },
@@ -111,6 +126,10 @@ export const PROBES: Record<string, Probe> = {
     normal: '302 code',
     shaped: '302 access_denied',
   },
+  'device-pending': { activation: { params: { polls: 2 } }, run: (h, s) => deviceFlow(h, s, false), normal: '200', shaped: 'authorization_pending authorization_pending 200' },
+  'device-slow-down': { run: (h, s) => deviceFlow(h, s, true), normal: '200', shaped: 'slow_down 200' },
+  'device-denied': { run: (h, s) => deviceFlow(h, s, true), normal: '200', shaped: 'access_denied' },
+  'device-expired': { run: (h, s) => deviceFlow(h, s, true), normal: '200', shaped: 'expired_token' },
   'webhook-queue-full': { run: (h, s) => hook(h, '/hooks/orders', s), normal: '200 Accepted', shaped: '400 Queue is full.' },
   'webhook-flow-inactive': {
     run: async (h, s) => {

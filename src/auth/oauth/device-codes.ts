@@ -26,6 +26,8 @@ export const DeviceCode = z.strictObject({
   lastPollAt: z.number().nullable(),
   /** Polls still answered `authorization_pending` before an approved code is exchanged (the `device-pending` scenario). */
   pendingPolls: z.number(),
+  /** Whether the device was told to slow down already (the `device-slow-down` scenario does it once per code). */
+  slowedDown: z.boolean(),
 })
 export type DeviceCode = z.infer<typeof DeviceCode>
 

@@ -68,6 +68,7 @@ export class DeviceFlow {
       consentId: null,
       lastPollAt: null,
       pendingPolls: settings.devicePendingPolls,
+      slowedDown: false,
     })
     const asks = settings.consent === 'page' || client.consent === 'page'
     if (settings.consent === 'deny') await this.#decide(code, 'deny')

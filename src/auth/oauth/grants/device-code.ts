@@ -2,8 +2,8 @@
  * The device code grant (RFC 8628 section 3.4), `grant_type=urn:ietf:params:oauth:grant-type:device_code`:
  * the device polls with its device code until a person decides. Pending: `authorization_pending`;
  * a poll sooner than the interval allows (on a real clock; a manual clock only moves when a test
- * moves it), or any poll while the `device-slow-down` scenario is on: `slow_down`, and the
- * interval grows by 5 s for this and every later poll; denied: `access_denied`; past its lifetime:
+ * moves it), or the first poll of a code while the `device-slow-down` scenario is on: `slow_down`,
+ * and the interval grows by 5 s for this and every later poll; denied: `access_denied`; past its lifetime:
  * `expired_token`. Approved: an access token for the approving user and a refresh token, as for the
  * authorization code grant; the device code is then used up.
  */
@@ -30,9 +30,9 @@ export async function deviceCodeGrant(request: GrantRequest, services: GrantServ
     throw accessDenied(`The user denied the request of client "${client.clientId}".`)
   }
   const tooSoon = services.realClock && code.lastPollAt !== null && ctx.receivedAt - code.lastPollAt < code.interval * 1000
-  if (settings.deviceSlowDown || tooSoon) {
+  if ((settings.deviceSlowDown && !code.slowedDown) || tooSoon) {
     const interval = code.interval + SLOW_DOWN_STEP_S
-    await services.deviceCodes.put({ ...code, interval, lastPollAt: ctx.receivedAt })
+    await services.deviceCodes.put({ ...code, interval, lastPollAt: ctx.receivedAt, slowedDown: true })
     throw slowDown(`The device polls too often: wait at least ${interval} seconds between polls from now on.`)
   }
   if (code.status === 'pending' || code.pendingPolls > 0) {
