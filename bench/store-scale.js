@@ -1,4 +1,4 @@
-// Store scale: the in-process emulator (dist/emulator.js buildEmulator) with N generated elements.
+// Store scale: the in-process emulator (dist/index.js createEmulator) with N generated elements.
 // For each N, in a fresh child process (`--expose-gc`, so heap figures are after a full GC): the
 // time to build, heap and RSS, the latency of versions lookups of random generated elements
 // through emulator.handle() (the default answer from stored bytes, and a reshaped $select answer), and the cost
@@ -22,7 +22,7 @@ const gc = () => {
 }
 
 async function child(n, lookups) {
-  const { buildEmulator } = await import('../dist/emulator.js')
+  const { createEmulator: buildEmulator } = await import('../dist/index.js')
   gc()
   const heapBefore = process.memoryUsage().heapUsed
   const t0 = performance.now()

@@ -2,7 +2,7 @@
 // CPU: `node bench/token-server.js svc-mock|oauth2-mock-server ALG`. Prints the port when ready,
 // stops on SIGTERM. Loopback only.
 import { OAuth2Server } from 'oauth2-mock-server'
-import { startServer } from '../dist/adapters/server.js'
+import { startServer } from '../dist/server.js'
 
 const [kind, alg] = process.argv.slice(2)
 let stop

@@ -37,7 +37,7 @@ async function serve(kind, sampling) {
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
     port = server.address().port
   } else {
-    const { startServer } = await import('../dist/adapters/server.js')
+    const { startServer } = await import('../dist/server.js')
     const running = await startServer({ port: 0, log: 'silent' })
     port = running.port
   }

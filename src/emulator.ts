@@ -4,7 +4,6 @@
  * targets, secret fields, state) and orders their resets. It holds no domain logic and knows no
  * transport: the adapters call `serve()`.
  */
-import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
 import { authSchemas, defineAuthDomain } from './auth/index.js'
 import { CONTROL_PREFIX, defineControlDomain } from './control/index.js'
@@ -18,6 +17,7 @@ import { EventHub } from './kernel/events.js'
 import { type FixtureSection, fixtureDocuments, loadSections, recordsOf } from './kernel/fixtures.js'
 import { SeededIds } from './kernel/ids.js'
 import { Journal } from './kernel/journal.js'
+import { packagePath } from './kernel/package-root.js'
 import { Redactor } from './kernel/redact.js'
 import { isNetworkFault, toFetchResponse } from './kernel/reply.js'
 import { incomingOf } from './kernel/request.js'
@@ -34,9 +34,8 @@ import { defineWebhooksDomain, webhooksSchemas } from './webhooks/index.js'
 export { DEFAULT_ORIGIN } from './emulator-options.js'
 export { VERSION }
 
-const root = new URL('../', import.meta.url)
-export const DEFAULT_FIXTURES_DIR = fileURLToPath(new URL('fixtures/default/', root))
-export const BUILT_IN_SCENARIOS_DIR = fileURLToPath(new URL('scenarios/', root))
+export const DEFAULT_FIXTURES_DIR = packagePath('fixtures', 'default')
+export const BUILT_IN_SCENARIOS_DIR = packagePath('scenarios')
 
 /** The domains' schemas, known without building an emulator. */
 const SCHEMAS: readonly DomainSchemas[] = [authSchemas, versionsSchemas, webhooksSchemas]

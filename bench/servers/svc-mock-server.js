@@ -1,5 +1,5 @@
-// Bench child: the built svc-mock server (dist/adapters/server.js) on 127.0.0.1, a free port.
-import { startServer } from '../../dist/adapters/server.js'
+// Bench child: the built svc-mock server (dist/server.js) on 127.0.0.1, a free port.
+import { startServer } from '../../dist/server.js'
 import { answerIpc } from './common.js'
 
 const server = await startServer({ port: 0, host: '127.0.0.1', log: 'silent' })

@@ -7,13 +7,13 @@
  */
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
-import { fileURLToPath } from 'node:url'
 import { NotFoundError } from '../kernel/errors.js'
+import { packagePath } from '../kernel/package-root.js'
 import { empty, headersOf, type Reply, reply } from '../kernel/reply.js'
 import type { RequestContext, RouteDefinition } from '../kernel/route.js'
 import { CONTROL_PREFIX, controlRoute as route } from './route.js'
 
-export const DASHBOARD_DIR = fileURLToPath(new URL('../../dashboard/', import.meta.url))
+export const DASHBOARD_DIR = `${packagePath('dashboard')}/`
 
 const TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8',
