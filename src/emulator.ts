@@ -4,20 +4,21 @@
  * targets, secret fields, state) and orders their resets. It holds no domain logic and knows no
  * transport: the adapters call `serve()`.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { authSchemas, defineAuthDomain } from './auth/index.js'
 import { CONTROL_PREFIX, defineControlDomain } from './control/index.js'
 import type { EmulatorCore, EmulatorKernelApi, EmulatorOptions, EmulatorState, ScenarioTargets } from './emulator-api.js'
 import { resolveOptions } from './emulator-options.js'
 import { clockApi, journalApi, kernelActivation, scenariosApi } from './kernel/api.js'
 import { ChangeFeed } from './kernel/changes.js'
-import type { Domain, DomainSchemas, KernelServices } from './kernel/domain.js'
+import type { Domain, DomainSchemas, FixtureRecords, KernelServices } from './kernel/domain.js'
 import { ConfigError } from './kernel/errors.js'
 import { EventHub } from './kernel/events.js'
+import { DEFAULT_FIXTURES_DIR, addBuiltInScenarios, defaultDocuments } from './defaults.js'
 import { type FixtureSection, fixtureDocuments, loadSections, recordsOf } from './kernel/fixtures.js'
 import { SeededIds } from './kernel/ids.js'
 import { Journal } from './kernel/journal.js'
-import { packagePath } from './kernel/package-root.js'
+import { precompiled } from './kernel/precompiled.js'
 import { Redactor } from './kernel/redact.js'
 import { isNetworkFault, toFetchResponse } from './kernel/reply.js'
 import { incomingOf } from './kernel/request.js'
@@ -34,8 +35,7 @@ import { defineWebhooksDomain, webhooksSchemas } from './webhooks/index.js'
 export { DEFAULT_ORIGIN } from './emulator-options.js'
 export { VERSION }
 
-export const DEFAULT_FIXTURES_DIR = packagePath('fixtures', 'default')
-export const BUILT_IN_SCENARIOS_DIR = packagePath('scenarios')
+export { BUILT_IN_SCENARIOS_DIR, DEFAULT_FIXTURES_DIR } from './defaults.js'
 
 /** The domains' schemas, known without building an emulator. */
 const SCHEMAS: readonly DomainSchemas[] = [authSchemas, versionsSchemas, webhooksSchemas]
@@ -50,7 +50,7 @@ export function settingsSchema(): z.ZodType {
 }
 
 /** Builds an emulator without msw (the server uses this; `createEmulator()` adds msw handlers). */
-export async function buildEmulator(options: EmulatorOptions = {}): Promise<EmulatorCore> {
+export async function buildEmulator(options: EmulatorOptions = {}, build: BuildHooks = {}): Promise<EmulatorCore> {
   const { urls, seed, clock, logger, journalSize } = resolveOptions(options)
   const schema = settingsSchema()
   const catalogue = new ScenarioCatalogue((tree) => {
@@ -65,7 +65,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
   // Ids the emulator makes up (version ids, keys) come from a seeded generator, restarted on reset.
   const ids = new SeededIds(seed)
   const redact = new Redactor()
-  const kernel: KernelServices = { clock, ids, seed, logger, redact, baseSettings: () => baseSettings, changed, scenarios: engine }
+  const kernel: KernelServices = { clock, ids, seed, logger, redact, baseSettings: () => baseSettings, changed, scenarios: engine, precompiled }
 
   const auth = defineAuthDomain({ kernel, authUrl: urls.auth, baseUrl: urls.base, options })
   const versions = defineVersionsDomain({ kernel, gate: auth.gate, baseUrl: urls.base, options })
@@ -84,13 +84,20 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
   for (const domain of domains) redact.add(domain.secretFields)
   const targets = domains.flatMap((d) => d.targets)
   const targetNames = new Set(targets.map((t) => t.name))
-  catalogue.addDir(BUILT_IN_SCENARIOS_DIR)
+  addBuiltInScenarios(catalogue)
   for (const dir of options.scenarioDirs ?? []) catalogue.addDir(dir)
   for (const definition of options.scenarioDefinitions ?? []) catalogue.add(definition)
 
   const inputs = options.fixtures === undefined ? [] : Array.isArray(options.fixtures) ? options.fixtures : [options.fixtures]
-  const loaded = loadSections(fixtureDocuments([...(options.defaultFixtures === false ? [] : [DEFAULT_FIXTURES_DIR]), ...inputs]), FIXTURE_SECTIONS)
-  for (const domain of domains) await domain.load({ of: (section) => recordsOf(loaded, section) })
+  const defaults = options.defaultFixtures === false ? [] : defaultDocuments(DEFAULT_FIXTURES_DIR)
+  const defaultFiles = new Set(defaults.map((d) => d.file))
+  const loaded = loadSections([...defaults, ...fixtureDocuments(inputs)], FIXTURE_SECTIONS)
+  const records: FixtureRecords = {
+    of: <T>(section: FixtureSection<T>) => recordsOf(loaded, section),
+    defaultsOnly: (sections) => defaults.length > 0 && sections.every((section) => recordsOf(loaded, section).every((r) => defaultFiles.has(r.file))),
+  }
+  for (const domain of domains) await domain.load(records)
+  await build.loaded?.(domains, records)
   ids.reset()
   // Scenarios may be aimed only at routes and targets that exist (the control plane's never count).
   const scenarioRoutes = domains.flatMap((d) => d.routes.map((r) => r.id))
@@ -174,4 +181,10 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     routes,
   )
   return emulator
+}
+
+/** What the build hooks into (the snapshot of the defaults, src/precompile.ts). */
+export interface BuildHooks {
+  /** Called once the domains have loaded their fixtures. */
+  loaded?(domains: readonly Domain[], fixtures: FixtureRecords): Promise<void>
 }

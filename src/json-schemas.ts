@@ -4,7 +4,7 @@
  * docs/scenario.schema.json and docs/fixtures.schema.json (`npm run schemas` writes them; a test
  * keeps them in step with the code).
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { FIXTURE_SECTIONS, settingsSchema } from './emulator.js'
 import { ScenarioFileSchema } from './kernel/scenarios/schema.js'
 

@@ -3,7 +3,7 @@
  * Static keys never expire and cannot be rotated: they are deleted and created anew. Backed by
  * @msw/data collections with a Map index on the key, since every API call looks one up.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { ConflictError, FixtureError, InvalidInputError } from '../kernel/errors.js'
 import type { FixtureSection, Sourced } from '../kernel/fixtures.js'
 import { parseBody } from '../kernel/validation.js'

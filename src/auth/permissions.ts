@@ -3,7 +3,7 @@
  * `storage/acme-collection/acme-tenant`. A call needs the permission (and, for OAuth, the scope):
  * a scope never adds a permission. `*` as the action, or a resource ending in `*`, is a wildcard.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 
 export const Permission = z.strictObject({
   action: z.string().min(1),

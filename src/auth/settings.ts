@@ -3,7 +3,7 @@
  * and what scenarios overlay, so the real gate and OAuth logic produce a scenario's behaviour
  * (a short token lifetime, a rate limit, a denied consent) instead of canned answers.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import type { RequestContext } from '../kernel/route.js'
 import { readSection } from '../kernel/settings.js'
 import { DEFAULT_DEVICE_CODE_LIFETIME_S, DEFAULT_DEVICE_POLL_INTERVAL_S, DEFAULT_TOKEN_LIFETIME_S } from './constants.js'

@@ -4,7 +4,7 @@
  * the team's `id`, `name` and `domain`. The platform's CLI makes a key profile with it (Bearer
  * first, then AppKey) and needs `domain`. A bad credential gets the gate's 401.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import type { FixtureSection } from '../kernel/fixtures.js'
 import type { Reply } from '../kernel/reply.js'
 import type { RequestContext } from '../kernel/route.js'

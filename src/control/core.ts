@@ -3,7 +3,7 @@
  * names: health, the route list, reset, the scenario catalogue (on and off, aimed at a route or
  * at any target the domains declare), the clock, and the journal (read, and wait for a request).
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import type { Emulator } from '../emulator-api.js'
 import { DEFAULT_WAIT_MS } from '../kernel/constants.js'
 import { ConfigError, InvalidInputError, NotFoundError, ScenarioError } from '../kernel/errors.js'

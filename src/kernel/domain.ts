@@ -6,7 +6,7 @@
  * settings sections into the loaders, scenario targets into the engine, secret fields into the
  * redaction list, `state()` into the dashboard's state, `reset()` into the emulator's reset.
  */
-import type { z } from 'zod'
+import type * as z from 'zod'
 import type { Clock } from './clock.js'
 import type { FixtureSection, Sourced } from './fixtures.js'
 import type { SeededIds } from './ids.js'
@@ -60,6 +60,8 @@ export interface CredentialInfo {
 /** Reads the records of one fixture section, typed by the section. */
 export interface FixtureRecords {
   of<T>(section: FixtureSection<T>): Sourced<T>[]
+  /** Whether every record of these sections comes from the built-in default fixtures (then what the build computed from them holds). */
+  defaultsOnly(sections: readonly FixtureSection<unknown>[]): boolean
 }
 
 export interface Domain<Api extends object = object, State extends object = object> {
@@ -80,6 +82,11 @@ export interface Domain<Api extends object = object, State extends object = obje
   credentials(): CredentialInfo[]
   /** Back to the fixtures. The synchronous part runs before the scenarios are reset. */
   reset(): Promise<void>
+  /**
+   * What the build may compute once for these fixtures (the default ones) and store in its
+   * snapshot, by key; at run time the domain reads them back with `kernel.precompiled(key)`.
+   */
+  precompile?(fixtures: FixtureRecords): Promise<Readonly<Record<string, unknown>>>
 }
 
 /** What the kernel gives every domain. */
@@ -94,6 +101,8 @@ export interface KernelServices {
   readonly baseSettings: () => SettingsTree
   /** Tells watchers (the dashboard) that the state may have moved without a journaled request. */
   readonly changed: () => void
+  /** A value the build computed for the default fixtures (see `Domain.precompile`), or undefined. */
+  readonly precompiled: (key: string) => unknown
   readonly scenarios: ScenarioView
 }
 

@@ -7,7 +7,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import type { z } from 'zod'
+import type * as z from 'zod'
 import { FixtureError } from './errors.js'
 import { NESTING_RULE, nestsDeeperThan } from './nesting.js'
 import { firstProblem } from './validation.js'
@@ -26,6 +26,13 @@ export interface InlineFixtures {
 
 export type FixtureInput = string | InlineFixtures
 
+/** A fixture document; `parsed` when its sections were validated already (the build's snapshot of the defaults). */
+export interface FixtureDocument {
+  readonly file: string
+  readonly data: unknown
+  readonly parsed?: boolean
+}
+
 export interface FixtureSection<T> {
   /** The section's key in a document. */
   readonly name: string
@@ -36,8 +43,8 @@ export interface FixtureSection<T> {
 }
 
 /** Expands fixture paths: folders become their `*.json` files, in name order. */
-export function fixtureDocuments(inputs: readonly FixtureInput[]): Array<{ file: string; data: unknown }> {
-  const out: Array<{ file: string; data: unknown }> = []
+export function fixtureDocuments(inputs: readonly FixtureInput[]): FixtureDocument[] {
+  const out: FixtureDocument[] = []
   let inline = 0
   for (const input of inputs) {
     if (typeof input !== 'string') {
@@ -77,44 +84,55 @@ function readJson(file: string): unknown {
 }
 
 /**
- * Validates every document against the known sections and merges the records of each section.
- * Unknown top-level keys are refused (a typo in a section name would otherwise be ignored).
+ * Validates one document against the known sections: its records as the schemas give them
+ * (defaults applied). Unknown top-level keys are refused (a typo in a section name would
+ * otherwise be ignored).
  */
-export function loadSections(
-  documents: ReadonlyArray<{ file: string; data: unknown }>,
-  sections: ReadonlyArray<FixtureSection<unknown>>,
-): Map<string, Sourced<unknown>[]> {
+export function parseDocument(document: FixtureDocument, sections: ReadonlyArray<FixtureSection<unknown>>): FixtureDocument {
+  if (document.parsed) return document
+  const { file, data } = document
+  const byName = new Map(sections.map((s) => [s.name, s]))
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new FixtureError(file, '', `must be a JSON object with sections (${[...byName.keys()].join(', ')})`)
+  }
+  if (nestsDeeperThan(data)) throw new FixtureError(file, '', NESTING_RULE)
+  const out: Record<string, unknown> = {}
+  for (const [name, value] of Object.entries(data)) {
+    if (name === '$schema' || name === '$comment') continue
+    const section = byName.get(name)
+    if (!section) throw new FixtureError(file, name, `unknown section; a fixture document has ${[...byName.keys()].join(', ')}`)
+    if (section.key === undefined) {
+      const parsed = section.schema.safeParse(value)
+      if (!parsed.success) throwProblem(file, name, parsed.error)
+      out[name] = parsed.data
+      continue
+    }
+    if (!Array.isArray(value)) throw new FixtureError(file, name, 'must be an array')
+    out[name] = value.map((item: unknown, index: number) => {
+      const parsed = section.schema.safeParse(item)
+      if (!parsed.success) throwProblem(file, `${name}[${index}]`, parsed.error)
+      return parsed.data
+    })
+  }
+  return { file, data: out, parsed: true }
+}
+
+/** Validates every document (unless parsed already) and merges the records of each section: a later record with the same key replaces. */
+export function loadSections(documents: readonly FixtureDocument[], sections: ReadonlyArray<FixtureSection<unknown>>): Map<string, Sourced<unknown>[]> {
   const byName = new Map(sections.map((s) => [s.name, s]))
   const merged = new Map<string, Map<string, Sourced<unknown>>>()
   for (const section of sections) merged.set(section.name, new Map())
-
-  for (const { file, data } of documents) {
-    if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-      throw new FixtureError(file, '', `must be a JSON object with sections (${[...byName.keys()].join(', ')})`)
-    }
-    if (nestsDeeperThan(data)) throw new FixtureError(file, '', NESTING_RULE)
-    for (const [name, value] of Object.entries(data)) {
-      if (name === '$schema' || name === '$comment') continue
+  for (const document of documents) {
+    const { file, data } = parseDocument(document, sections)
+    for (const [name, value] of Object.entries(data as Record<string, unknown>)) {
       const section = byName.get(name)
-      if (!section) {
-        throw new FixtureError(file, name, `unknown section; a fixture document has ${[...byName.keys()].join(', ')}`)
-      }
-      const bucket = merged.get(name) ?? new Map<string, Sourced<unknown>>()
+      const bucket = merged.get(name)
+      if (!section || !bucket) continue
       if (section.key === undefined) {
-        const parsed = section.schema.safeParse(value)
-        if (!parsed.success) throwProblem(file, name, parsed.error)
-        bucket.set('', { value: parsed.success ? parsed.data : value, file, path: name })
+        bucket.set('', { value, file, path: name })
         continue
       }
-      if (!Array.isArray(value)) throw new FixtureError(file, name, 'must be an array')
-      value.forEach((item: unknown, index: number) => {
-        const path = `${name}[${index}]`
-        const parsed = section.schema.safeParse(item)
-        if (!parsed.success) throwProblem(file, path, parsed.error)
-        const record = parsed.success ? parsed.data : item
-        bucket.set(section.key?.(record) ?? String(index), { value: record, file, path })
-      })
-      merged.set(name, bucket)
+      ;(value as unknown[]).forEach((record, index) => bucket.set(section.key?.(record) ?? String(index), { value: record, file, path: `${name}[${index}]` }))
     }
   }
   return new Map([...merged].map(([name, bucket]) => [name, [...bucket.values()]]))

@@ -4,7 +4,7 @@
  * plain JSON, sectioned by domain; each domain reads its own section through its zod schema,
  * parsed once per distinct tree.
  */
-import type { z } from 'zod'
+import type * as z from 'zod'
 
 export type SettingsTree = { readonly [section: string]: unknown }
 

@@ -14,7 +14,7 @@
  * works from a stale record.
  */
 import { Collection } from '@msw/data'
-import type { z } from 'zod'
+import type * as z from 'zod'
 
 export class IndexedCollection<S extends z.ZodType<object>> {
   /** The @msw/data collections holding the records (one unless sharded). */

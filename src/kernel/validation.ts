@@ -2,7 +2,7 @@
  * zod helpers shared by fixtures, scenario files and control-plane bodies: one way to name the
  * field that failed (`rules[0].delay`) and the rule it broke.
  */
-import type { z } from 'zod'
+import type * as z from 'zod'
 import { InvalidInputError } from './errors.js'
 import { NESTING_RULE, nestsDeeperThan } from './nesting.js'
 

@@ -6,10 +6,11 @@
  */
 import type { AccessGate } from '../auth/index.js'
 import type { Domain, DomainSchemas, KernelServices } from '../kernel/domain.js'
+import { SeededIds } from '../kernel/ids.js'
 import { ElementAdmin } from './admin.js'
 import { type VersionsApi, versionsApi } from './api.js'
 import { VERSIONS_PATH } from './constants.js'
-import { elementsSection, generateSection, loadElements, storagesSection } from './fixtures.js'
+import { defaultRecordsKey, elementsSection, fixtureRecords, generate, generateSection, generationKey, loadElements, storagesSection, storedRecords } from './fixtures.js'
 import { listVersions } from './list.js'
 import { VersionsSettings } from './settings.js'
 import { ElementStore } from './store.js'
@@ -46,6 +47,7 @@ export function defineVersionsDomain(deps: VersionsDeps): Domain<VersionsApi> {
   const { kernel, gate, baseUrl, options } = deps
   const store = new ElementStore()
   const newId = (): string => kernel.ids.uuid()
+  const snapshotIds = new SeededIds(kernel.seed)
   const admin = new ElementAdmin(store, { baseUrl, newId })
   return {
     routes: [
@@ -66,7 +68,16 @@ export function defineVersionsDomain(deps: VersionsDeps): Domain<VersionsApi> {
     baseSettings: { listKey: options.versionListKey ?? 'elements', requiredScope: options.versionsScope ?? null },
     targets: [],
     secretFields: [],
-    load: (fixtures) => loadElements(store, fixtures, { baseUrl, seed: kernel.seed, newId }),
+    load: (fixtures) => loadElements(store, fixtures, { baseUrl, seed: kernel.seed, newId, precompiled: kernel.precompiled }),
+    precompile: async (fixtures) => {
+      // Another generator, so that computing the snapshot consumes none of the run's ids.
+      const { generation } = fixtureRecords(fixtures, { baseUrl, seed: kernel.seed, newId: () => snapshotIds.uuid() })
+      snapshotIds.reset()
+      return {
+        ...(generation ? { [generationKey(generation)]: [...(await generate(generation))] } : {}),
+        [defaultRecordsKey(kernel.seed)]: await storedRecords(fixtures, { baseUrl, seed: kernel.seed, newId: () => snapshotIds.uuid() }),
+      }
+    },
     state: () => ({}),
     credentials: () => [],
     reset: () => store.reset(),

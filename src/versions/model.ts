@@ -4,7 +4,7 @@
  * attribute values are keyed by name, then by an integer language key (1031 German, 1033 English,
  * 127 for values that are not language-specific).
  */
-import { z } from 'zod'
+import * as z from 'zod'
 
 export const LANGUAGE = { german: '1031', english: '1033', neutral: '127' } as const
 

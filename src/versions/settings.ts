@@ -1,7 +1,7 @@
 /**
  * The settings of the versions operation (the `versions` section of the settings tree).
  */
-import { z } from 'zod'
+import * as z from 'zod'
 
 export const VersionsSettings = z.object({
   /** Name of the list in the answer: `elements` (the platform's examples), `values` (its field table) or both. */

@@ -5,7 +5,7 @@
  * queue's capacity, an optional webhook-response step, how a run ends and how long it takes).
  * One zod schema per shape validates fixtures, control-plane bodies and scenario settings.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { DEFAULT_EXECUTIONS_KEPT, DEFAULT_QUEUE_CAPACITY, DEFAULT_RESPONSE_TIMEOUT_MS } from './constants.js'
 
 export const FIELD_TYPES = ['text', 'number', 'boolean', 'date', 'array', 'collection', 'buffer'] as const

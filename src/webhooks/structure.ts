@@ -6,7 +6,7 @@
  * Problems carry a rule (`missing`, `number`, …) and become the platform's sentences, one per
  * field: `Missing value of required parameter 'orderId'.`, `Invalid number in parameter 'amount'.`
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { formatPath } from '../kernel/validation.js'
 import type { Bundle, DataStructure, Field, FieldType, ItemSpec } from './model.js'
 

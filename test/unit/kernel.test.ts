@@ -1,6 +1,6 @@
 /** Smaller kernel pieces: journal ring and redaction, the indexed store's reset, seeded ids, the router. */
-import { describe, expect, it } from 'vitest'
-import { z } from 'zod'
+import { describe, expect, it, vi } from 'vitest'
+import * as z from 'zod'
 import { Clock } from '../../src/kernel/clock.js'
 import { SeededIds } from '../../src/kernel/ids.js'
 import { Journal, type JournalRecord } from '../../src/kernel/journal.js'
@@ -147,7 +147,13 @@ describe('IndexedCollection', () => {
 
   it('validates records with the schema', async () => {
     const store = new IndexedCollection(schema, (r) => r.id)
-    await expect(store.insert({ id: 'a', n: 'one' } as unknown as { id: string; n: number })).rejects.toThrow()
+    // @msw/data prints the schema's issues to console.error before it throws; keep the run quiet.
+    const printed = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    try {
+      await expect(store.insert({ id: 'a', n: 'one' } as unknown as { id: string; n: number })).rejects.toThrow()
+    } finally {
+      printed.mockRestore()
+    }
   })
 })
 

@@ -6,7 +6,7 @@
  * CLI with the device grant) has no secret at all. Records are replaced, never mutated, so a
  * reset restores them cheaply.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { ConflictError, NotFoundError } from '../../kernel/errors.js'
 import type { FixtureSection } from '../../kernel/fixtures.js'
 import { IndexedCollection } from '../../kernel/store.js'

@@ -3,7 +3,7 @@
  * them and revoke one; the refresh tokens issued under a consent are bound to its id, so they stop
  * working when it is revoked, even if the user consents again later.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { IndexedCollection } from '../../kernel/store.js'
 
 export const Consent = z.strictObject({

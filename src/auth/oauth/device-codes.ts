@@ -5,7 +5,7 @@
  * denies it (at once by default, as the default user), approved codes are exchanged once, and
  * every code expires on the emulator clock (`expires_in`, 300 s by default).
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { IndexedCollection } from '../../kernel/store.js'
 
 export const DeviceCode = z.strictObject({

@@ -5,7 +5,7 @@
  * JWKS lists the public half of every key made so far. Keys survive `reset()`.
  */
 import { type CryptoKey, type JWK, calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK } from 'jose'
-import { z } from 'zod'
+import * as z from 'zod'
 import type { FixtureSection, Sourced } from '../../kernel/fixtures.js'
 import { FixtureError } from '../../kernel/errors.js'
 import { TOKEN_ALGORITHMS, type TokenAlgorithm } from '../settings.js'

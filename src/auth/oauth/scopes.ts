@@ -3,7 +3,7 @@
  * (the platform's own CLI asks for it on every grant, so the real platform has it). A scope states the
  * access level a client needs; it never adds a permission. Scope parameters are space-separated.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 
 /** Every scope the platform knows, with what it grants access to (shown on the consent page). */
 export const SCOPES = {

@@ -5,7 +5,7 @@
  * redirect URI and the PKCE challenge of their authorization request; refresh tokens to the
  * consent they were issued under.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { IndexedCollection } from '../../kernel/store.js'
 import { CODE_LIFETIME_MS, REFRESH_TOKEN_LIFETIME_MS } from '../constants.js'
 

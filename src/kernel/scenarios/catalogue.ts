@@ -30,16 +30,12 @@ export class ScenarioCatalogue {
 
   /** Adds every `*.json` file of a folder, in name order. */
   addDir(dir: string): void {
-    const path = resolve(dir)
-    let names: string[]
-    try {
-      if (!statSync(path).isDirectory()) throw new ScenarioError(path, '', 'is not a folder')
-      names = readdirSync(path)
-    } catch (error) {
-      if (error instanceof ScenarioError) throw error
-      throw new ScenarioError(path, '', 'cannot be read (does the folder exist?)')
-    }
-    for (const name of names.filter((n) => n.endsWith('.json')).sort()) this.addFile(join(path, name))
+    for (const file of scenarioFiles(dir)) this.addFile(file)
+  }
+
+  /** Adds definitions validated already (the build's snapshot of the built-in scenarios). */
+  addValidated(definitions: readonly ScenarioDefinition[]): void {
+    for (const definition of definitions) this.#byName.set(definition.name, definition)
   }
 
   addFile(file: string): ScenarioDefinition {
@@ -140,6 +136,23 @@ export class ScenarioCatalogue {
     }
     return out
   }
+}
+
+/** The `*.json` files of a scenario folder, in name order. */
+export function scenarioFiles(dir: string): string[] {
+  const path = resolve(dir)
+  let names: string[]
+  try {
+    if (!statSync(path).isDirectory()) throw new ScenarioError(path, '', 'is not a folder')
+    names = readdirSync(path)
+  } catch (error) {
+    if (error instanceof ScenarioError) throw error
+    throw new ScenarioError(path, '', 'cannot be read (does the folder exist?)')
+  }
+  return names
+    .filter((n) => n.endsWith('.json'))
+    .sort()
+    .map((name) => join(path, name))
 }
 
 function joinPath(a: string, b: string): string {

@@ -6,7 +6,7 @@
  * `{"$param": "name"}`. A rule with `probability` draws from a generator seeded by the activation's
  * `seed` parameter (or 1), so a run repeats exactly.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 
 /** Scenario names: lower-case letters, digits and dashes. */
 export const SCENARIO_NAME = /^[a-z0-9][a-z0-9-]*$/
