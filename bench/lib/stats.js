@@ -13,6 +13,14 @@ export function percentile(sortedValues, p) {
   return sortedValues[Math.min(n - 1, Math.max(0, rank - 1))]
 }
 
+/** The median (mean of the two middle values for an even count), ignoring non-finite values. */
+export function median(values) {
+  const s = sorted(Array.from(values).filter(Number.isFinite))
+  const n = s.length
+  if (n === 0) return NaN
+  return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2
+}
+
 export function mean(values) {
   if (values.length === 0) return NaN
   let sum = 0

@@ -1,0 +1,20 @@
+// bench/compare.js row 2, a fresh process: import msw, a hand-written handler answering the same
+// bytes as svc-mock, setupServer, first answer through fetch, exit. Same marks as first-emu.js.
+const t = () => performance.now()
+const marks = {}
+const { setupServer } = await import('msw/node')
+const { http, HttpResponse } = await import('msw')
+marks.imported = t()
+const { AUTH, VERSIONS_URL } = await import('./request.js')
+const { BODY, HEADERS, STATUS } = await import('./answer.js')
+const handler = http.get(VERSIONS_URL, () => new HttpResponse(BODY, { status: STATUS, headers: HEADERS }))
+marks.created = t()
+const server = setupServer(handler)
+server.listen({ onUnhandledRequest: 'error' })
+marks.listening = t()
+const res = await fetch(VERSIONS_URL, { headers: { authorization: AUTH } })
+const body = await res.arrayBuffer()
+marks.answered = t()
+if (res.status !== 200 || body.byteLength < 1000) throw new Error(`unexpected answer ${res.status} (${body.byteLength} bytes)`)
+server.close()
+process.stdout.write(`${JSON.stringify(marks)}\n`)
