@@ -43,10 +43,17 @@ const SCHEMAS: readonly DomainSchemas[] = [authSchemas, versionsSchemas, webhook
 /** Every section a fixture document may have. */
 export const FIXTURE_SECTIONS: readonly FixtureSection<unknown>[] = SCHEMAS.flatMap((s) => s.fixtures)
 
-/** The domains' settings sections, each partial and strict: what a scenario's `settings` may hold. */
+let settings: z.ZodType | undefined
+
+/**
+ * The domains' settings sections, each partial and strict: what a scenario's `settings` may hold.
+ * Built once per process (zod compiles a schema on its first parse; every emulator shares it).
+ */
 export function settingsSchema(): z.ZodType {
-  const sections = SCHEMAS.flatMap((s) => (s.settings ? [s.settings] : []))
-  return z.strictObject(Object.fromEntries(sections.map((s) => [s.name, s.schema.partial().strict().optional()])))
+  settings ??= z.strictObject(
+    Object.fromEntries(SCHEMAS.flatMap((s) => (s.settings ? [s.settings] : [])).map((s) => [s.name, s.schema.partial().strict().optional()])),
+  )
+  return settings
 }
 
 /** Builds an emulator without msw (the server uses this; `createEmulator()` adds msw handlers). */

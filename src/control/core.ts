@@ -17,13 +17,24 @@ import { controlRoute as route } from './route.js'
 
 const AdvanceBody = z.strictObject({ ms: z.number().finite().min(0) })
 
+/** The body of POST /scenarios/:name for these targets; built when first needed, once per process. */
+const scenarioOnBodies = new Map<string, z.ZodType<Record<string, unknown>>>()
+function scenarioOnBody(targetNames: readonly string[]): z.ZodType<Record<string, unknown>> {
+  const key = targetNames.join('\n')
+  let schema = scenarioOnBodies.get(key)
+  if (!schema) {
+    schema = z.strictObject({
+      times: z.number().int().min(1).optional(),
+      route: z.string().min(1).optional(),
+      params: z.record(z.string(), ParamValue).optional(),
+      ...Object.fromEntries(targetNames.map((name) => [name, z.string().min(1).optional()])),
+    })
+    scenarioOnBodies.set(key, schema)
+  }
+  return schema
+}
+
 export function coreRoutes(emu: Emulator, targetNames: readonly string[]): RouteDefinition[] {
-  const ScenarioOnBody = z.strictObject({
-    times: z.number().int().min(1).optional(),
-    route: z.string().min(1).optional(),
-    params: z.record(z.string(), ParamValue).optional(),
-    ...Object.fromEntries(targetNames.map((name) => [name, z.string().min(1).optional()])),
-  })
   return [
     route('health', 'GET', '/health', 'Is the emulator up; its version', () => json(emu.health()), { unjournaled: true }),
     route('routes', 'GET', '/routes', 'Every route the emulator serves', () => json(emu.routes()), { unjournaled: true }),
@@ -36,7 +47,7 @@ export function coreRoutes(emu: Emulator, targetNames: readonly string[]): Route
     route('scenarios.on', 'POST', '/scenarios/:name', 'Switch a scenario on for the run', async (ctx) => {
       const name = ctx.params.name ?? ''
       requireScenario(emu, name)
-      const body = parseBody(ScenarioOnBody, await readJson(ctx), 'scenario activation')
+      const body = parseBody(scenarioOnBody(targetNames), await readJson(ctx), 'scenario activation')
       try {
         emu.scenarios.use(name, body)
       } catch (error) {

@@ -23,14 +23,26 @@ export type PrecompiledFile = Readonly<Record<string, PrecompiledEntry>>
 export const PRECOMPILED_FILE = 'precompiled.json'
 
 let snapshot: PrecompiledFile | null | undefined
+/** Files checked against the snapshot in this process, and whether they still matched. */
+const checked = new Map<string, boolean>()
 
 /** The value the build stored under `key`, or undefined (no snapshot, not this bundle's, or its files changed). */
 export function precompiled(key: string): unknown {
   snapshot ??= read()
   const entry = snapshot?.[key]
   if (!entry) return undefined
-  for (const [file, stamp] of Object.entries(entry.files)) if (stampOf(packagePath(file)) !== stamp) return undefined
+  for (const [file, stamp] of Object.entries(entry.files)) if (!unchanged(file, stamp)) return undefined
   return entry.value
+}
+
+/** Whether a file holds what it held at build time; read once per process (the package's files do not change under it). */
+function unchanged(file: string, stamp: string): boolean {
+  let same = checked.get(file)
+  if (same === undefined) {
+    same = stampOf(packagePath(file)) === stamp
+    checked.set(file, same)
+  }
+  return same
 }
 
 /** An entry for the snapshot, made from these files. */

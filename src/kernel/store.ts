@@ -17,8 +17,9 @@ import { Collection } from '@msw/data'
 import type * as z from 'zod'
 
 export class IndexedCollection<S extends z.ZodType<object>> {
-  /** The @msw/data collections holding the records (one unless sharded). */
-  readonly collections: readonly Collection<S>[]
+  /** The @msw/data collections (shards) holding the records; a shard is made on its first write. */
+  readonly #shards: (Collection<S> | undefined)[]
+  readonly #schema: S
   readonly #key: (record: z.output<S>) => string
   #index = new Map<string, z.output<S>>()
   #baseline = new Map<string, z.output<S>>()
@@ -28,29 +29,67 @@ export class IndexedCollection<S extends z.ZodType<object>> {
   readonly #pending = new Map<string, z.output<S> | null>()
   #writes: Promise<unknown> = Promise.resolve()
 
+  /** Set while the baseline is written: those records are the schema's output already. */
+  #trusted = false
+
   constructor(schema: S, key: (record: z.output<S>) => string, options: { shards?: number } = {}) {
-    this.collections = Array.from({ length: Math.max(1, options.shards ?? 1) }, () => new Collection({ schema }))
+    // The collection validates every write with the schema, except the baseline's records: they
+    // were made by the schema (fixtures parsed at start, or by the build), and validating them
+    // again was most of what a start cost.
+    const validate = schema['~standard'].validate
+    const standard = { ...schema['~standard'], validate: (value: unknown) => (this.#trusted ? { value } : validate(value)) }
+    this.#schema = new Proxy(schema, { get: (target, property, receiver) => (property === '~standard' ? standard : Reflect.get(target, property, receiver)) })
+    this.#shards = Array.from({ length: Math.max(1, options.shards ?? 1) }, () => undefined)
     this.#key = key
+  }
+
+  /** The @msw/data collections holding records now. */
+  get collections(): readonly Collection<S>[] {
+    return this.#shards.filter((shard) => shard !== undefined)
   }
 
   /** The collection a key's record lives in. */
   #shard(key: string): Collection<S> {
-    const shards = this.collections
-    if (shards.length === 1) return shards[0] as Collection<S>
-    let hash = 0
-    for (let i = 0; i < key.length; i++) hash = (Math.imul(hash, 31) + key.charCodeAt(i)) | 0
-    return shards[(hash >>> 0) % shards.length] as Collection<S>
+    const shards = this.#shards
+    let index = 0
+    if (shards.length > 1) {
+      let hash = 0
+      for (let i = 0; i < key.length; i++) hash = (Math.imul(hash, 31) + key.charCodeAt(i)) | 0
+      index = (hash >>> 0) % shards.length
+    }
+    let shard = shards[index]
+    if (!shard) {
+      shard = new Collection({ schema: this.#schema })
+      shards[index] = shard
+    }
+    return shard
   }
 
-  /** Replaces everything with these records and makes them the baseline `reset()` returns to. */
-  async seed(values: readonly z.input<S>[]): Promise<void> {
-    await this.#writes
-    this.#pending.clear()
-    for (const collection of this.collections) collection.clear()
-    this.#index.clear()
-    for (const value of values) await this.#write(this.#key(value as z.output<S>), value)
-    this.#baseline = new Map(this.#index)
-    this.#touched.clear()
+  /**
+   * Replaces everything with these records and makes them the baseline `reset()` returns to.
+   * They are the schema's output (parsed fixtures), so they are not validated again.
+   */
+  seed(values: readonly z.output<S>[]): Promise<void> {
+    return this.#queue(async () => {
+      this.#pending.clear()
+      for (const collection of this.collections) collection.clear()
+      this.#index.clear()
+      await this.#asTrusted(async () => {
+        for (const value of values) await this.#write(this.#key(value), value as z.input<S>)
+      })
+      this.#baseline = new Map(this.#index)
+      this.#touched.clear()
+    })
+  }
+
+  /** Runs writes of the baseline's records; queued, so no other write runs meanwhile. */
+  async #asTrusted(write: () => Promise<void>): Promise<void> {
+    this.#trusted = true
+    try {
+      await write()
+    } finally {
+      this.#trusted = false
+    }
   }
 
   /** Adds a record (validated by the schema); a record with the same key is replaced. Readable at once. */
@@ -136,24 +175,29 @@ export class IndexedCollection<S extends z.ZodType<object>> {
   }
 
   /** Back to the seeded records: removes additions, restores deletions and replacements. */
-  async reset(): Promise<void> {
-    await this.#writes
+  reset(): Promise<void> {
+    return this.#queue(() => this.#restore())
+  }
+
+  async #restore(): Promise<void> {
     this.#pending.clear()
     if (this.#touched.size === 0) return
     let restored = false
-    for (const key of this.#touched) {
-      const current = this.#index.get(key)
-      const base = this.#baseline.get(key)
-      if (current === base) continue
-      if (current) {
-        this.#shard(key).delete(current as never)
-        this.#index.delete(key)
+    await this.#asTrusted(async () => {
+      for (const key of this.#touched) {
+        const current = this.#index.get(key)
+        const base = this.#baseline.get(key)
+        if (current === base) continue
+        if (current) {
+          this.#shard(key).delete(current as never)
+          this.#index.delete(key)
+        }
+        if (base) {
+          this.#baseline.set(key, (await this.#shard(key).create(base as z.input<S>)) as z.output<S>)
+          restored = true
+        }
       }
-      if (base) {
-        this.#baseline.set(key, (await this.#shard(key).create(base as z.input<S>)) as z.output<S>)
-        restored = true
-      }
-    }
+    })
     // Every touched key is back to its baseline and the others never left it; a restored record
     // goes back to its place in the order.
     if (restored) this.#index = new Map(this.#baseline)

@@ -56,7 +56,7 @@ export async function generate(generation: Generation): Promise<Iterable<Element
 
 export async function loadElements(store: ElementStore, fixtures: FixtureRecords, options: LoadOptions): Promise<void> {
   const stored = fixtures.defaultsOnly([storagesSection, elementsSection, generateSection]) ? (options.precompiled?.(defaultRecordsKey(options.seed)) as StoredRecords | undefined) : undefined
-  let records: VersionRecord[]
+  let records: readonly VersionRecord[]
   if (stored) {
     // Take the ids rendering would have taken, so that every later id is the one it would be.
     for (let i = 0; i < stored.idsTaken; i++) options.newId()
@@ -108,8 +108,21 @@ export async function storedRecords(fixtures: FixtureRecords, options: LoadOptio
   return { records: records.map((record) => ({ ...record, body: Buffer.from(record.body).toString('utf8') })), idsTaken }
 }
 
-function rebase(stored: readonly StoredRecord[], baseUrl: string): VersionRecord[] {
-  return stored.map((record) => ({ ...record, body: Buffer.from(record.body.replaceAll(STAND_IN_BASE_URL, baseUrl), 'utf8') }))
+/** Rebased records by snapshot and address: every emulator on one address shares them (bodies are never written to). */
+const rebased = new WeakMap<readonly StoredRecord[], Map<string, readonly VersionRecord[]>>()
+
+function rebase(stored: readonly StoredRecord[], baseUrl: string): readonly VersionRecord[] {
+  let byUrl = rebased.get(stored)
+  if (!byUrl) {
+    byUrl = new Map()
+    rebased.set(stored, byUrl)
+  }
+  let records = byUrl.get(baseUrl)
+  if (!records) {
+    records = stored.map((record) => ({ ...record, body: Buffer.from(record.body.replaceAll(STAND_IN_BASE_URL, baseUrl), 'utf8') }))
+    byUrl.set(baseUrl, records)
+  }
+  return records
 }
 
 /** The records of the fixtures' elements, checked against their storages, and what to generate. */

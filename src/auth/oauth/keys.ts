@@ -4,6 +4,7 @@
  * path, so start-up does not wait for RSA key generation (100-200 ms). Fixtures may pin a key (`signingKeys`) so tokens verify the same across runs. The
  * JWKS lists the public half of every key made so far. Keys survive `reset()`.
  */
+import { KeyObject, sign } from 'node:crypto'
 import { type CryptoKey, type JWK, calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK } from 'jose'
 import * as z from 'zod'
 import type { FixtureSection, Sourced } from '../../kernel/fixtures.js'
@@ -16,6 +17,18 @@ export interface SigningKey {
   readonly privateKey: CryptoKey
   readonly publicKey: CryptoKey
   readonly publicJwk: JWK
+  /** The JWS protected header `{alg, kid, typ: "JWT"}`, base64url-encoded once. */
+  readonly header: string
+  /** The JWS signature of `input` (RFC 7518 section 3: raw r||s for ECDSA). */
+  sign(input: string): Buffer
+}
+
+/** node:crypto's digest and signature format for each algorithm. */
+const SIGNATURE: Record<TokenAlgorithm, { digest: string | null; dsaEncoding?: 'ieee-p1363' }> = {
+  RS256: { digest: 'sha256' },
+  ES256: { digest: 'sha256', dsaEncoding: 'ieee-p1363' },
+  ES384: { digest: 'sha384', dsaEncoding: 'ieee-p1363' },
+  EdDSA: { digest: null },
 }
 
 export const SigningKeyFixture = z.strictObject({
@@ -91,5 +104,18 @@ async function describe(alg: TokenAlgorithm, privateKey: CryptoKey, publicKey: C
   const publicJwk: JWK = {}
   for (const member of PUBLIC_MEMBERS) if (exported[member] !== undefined) publicJwk[member] = exported[member]
   const id = kid ?? (await calculateJwkThumbprint(publicJwk))
-  return { kid: id, alg, privateKey, publicKey, publicJwk: { ...publicJwk, kid: id, alg, use: 'sig' } }
+  // Signing is node:crypto's, synchronous, with the key object made once: jose's WebCrypto path
+  // signs the same bytes but costs 1.2-3x the CPU per token (bench/README.md).
+  const { digest, dsaEncoding } = SIGNATURE[alg]
+  const keyObject = KeyObject.from(privateKey)
+  const signingKey = dsaEncoding ? { key: keyObject, dsaEncoding } : keyObject
+  return {
+    kid: id,
+    alg,
+    privateKey,
+    publicKey,
+    publicJwk: { ...publicJwk, kid: id, alg, use: 'sig' },
+    header: Buffer.from(JSON.stringify({ alg, kid: id, typ: 'JWT' })).toString('base64url'),
+    sign: (input) => sign(digest, Buffer.from(input), signingKey),
+  }
 }

@@ -3,7 +3,6 @@
  * `sub` (the client id, or the user id for the code grant), `aud` (the base origin), `client_id`,
  * `scope` (space-separated), `iat`, `exp` and `jti`, issued with the token response of wire.ts.
  */
-import { SignJWT } from 'jose'
 import type { TokenAlgorithm } from '../settings.js'
 import type { SigningKeys } from './keys.js'
 import type { Revocations } from './revocations.js'
@@ -56,15 +55,19 @@ export class TokenIssuer {
     const scope = grant.scopes.join(' ')
     const jti = this.#deps.newId()
     if (grant.family !== undefined) this.#deps.revocations.track(jti, grant.family)
-    const token = await new SignJWT({ client_id: grant.clientId, scope })
-      .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' })
-      .setIssuer(this.#deps.issuer)
-      .setSubject(grant.userId ?? grant.clientId)
-      .setAudience(this.#deps.audience)
-      .setIssuedAt(iat)
-      .setExpirationTime(iat + options.lifetime)
-      .setJti(jti)
-      .sign(key.privateKey)
+    const claims = {
+      client_id: grant.clientId,
+      scope,
+      iss: this.#deps.issuer,
+      sub: grant.userId ?? grant.clientId,
+      aud: this.#deps.audience,
+      iat,
+      exp: iat + options.lifetime,
+      jti,
+    }
+    // A compact JWS (RFC 7515 section 7.1): header.payload.signature, each base64url.
+    const input = `${key.header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`
+    const token = `${input}.${key.sign(input).toString('base64url')}`
     return { access_token: token, scope, token_type: 'Bearer', expires_in: options.lifetime }
   }
 }
