@@ -8,6 +8,7 @@ import type { Clock, ClockState } from './clock.js'
 import { suggestion } from './closest.js'
 import { InvalidInputError, ScenarioError } from './errors.js'
 import { routeMatches } from './route.js'
+import { type Har, toHar } from './har.js'
 import type { Journal, JournalEntry, JournalFilter, JournalWaitOptions } from './journal.js'
 import type { Activation, ScenarioEngine, ScenarioListing } from './scenarios/engine.js'
 import type { ParamValue } from './scenarios/schema.js'
@@ -48,7 +49,10 @@ export interface ScenariosApi<Targets extends object = object> {
 export interface JournalApi {
   list(filter?: JournalFilter): JournalEntry[]
   wait(filter?: JournalFilter, options?: JournalWaitOptions): Promise<JournalEntry | undefined>
+  /** Empties the journal (sequence numbers keep counting); watchers get `journal-cleared`. */
   clear(): void
+  /** The entries (as `list()` filters them) as an HTTP Archive, HAR 1.2, redacted as the journal is. */
+  har(filter?: JournalFilter): Har
 }
 
 export function clockApi(clock: Clock, changed: () => void): ClockApi {
@@ -69,7 +73,7 @@ export function clockApi(clock: Clock, changed: () => void): ClockApi {
 }
 
 /** `routes` lists the route ids a journal entry can have; a filter on a route that matches none is refused. */
-export function journalApi(journal: Journal, clock: Clock, routes: () => readonly string[]): JournalApi {
+export function journalApi(journal: Journal, clock: Clock, routes: () => readonly string[], creator: { name: string; version: string }): JournalApi {
   const check = (filter: JournalFilter | undefined): void => {
     const route = filter?.route
     if (route === undefined) return
@@ -87,6 +91,10 @@ export function journalApi(journal: Journal, clock: Clock, routes: () => readonl
       return await clock.track(() => journal.wait(filter, options))
     },
     clear: () => journal.clear(),
+    har: (filter) => {
+      check(filter)
+      return toHar(journal.list(filter), creator)
+    },
   }
 }
 
