@@ -33,6 +33,18 @@ export function coreRoutes(emu: Emulator, targetNames: readonly string[]): Route
     }),
 
     route('scenarios.list', 'GET', '/scenarios', 'The scenario catalogue, with what is on', () => json(emu.scenarios.list())),
+    route(
+      'scenarios.snapshot',
+      'GET',
+      '/scenarios.json',
+      'What is on, as one scenario file to load with --scenarios DIR (?name=)',
+      (ctx) => {
+        const name = optionalString(ctx.url, 'name')
+        const file = emu.scenarios.snapshot(name === undefined ? {} : { name })
+        return json(file, { headers: { 'content-disposition': `attachment; filename="${file.name}.json"`, 'cache-control': 'no-store' } })
+      },
+      { unjournaled: true },
+    ),
     route('scenarios.on', 'POST', '/scenarios/:name', 'Switch a scenario on for the run', async (ctx) => {
       const name = ctx.params.name ?? ''
       requireScenario(emu, name)

@@ -11,7 +11,10 @@ import { routeMatches } from './route.js'
 import { type Har, toHar } from './har.js'
 import type { Journal, JournalEntry, JournalFilter, JournalWaitOptions } from './journal.js'
 import type { Activation, ScenarioEngine, ScenarioListing } from './scenarios/engine.js'
-import type { ParamValue } from './scenarios/schema.js'
+import { type ParamValue, SCENARIO_NAME, type ScenarioFile } from './scenarios/schema.js'
+
+/** The name of a snapshot of what is on, unless one is given. */
+export const DEFAULT_SNAPSHOT_NAME = 'saved-scenarios'
 import { parseActivations } from './scenarios/syntax.js'
 
 export interface ClockApi {
@@ -44,6 +47,12 @@ export interface ScenariosApi<Targets extends object = object> {
   off(name: string): boolean
   /** Wraps a test so the scenarios it switches on apply to its own requests only. */
   boundary<Args extends unknown[], R>(fn: (...args: Args) => R): (...args: Args) => R
+  /**
+   * What is on now as one scenario file (a part per scenario on, in rank order, parameters filled
+   * in, with its aim and the requests it has left): save it in a folder, then
+   * `--scenarios DIR --scenario NAME` switches the same set on. Default name `saved-scenarios`.
+   */
+  snapshot(options?: { name?: string; description?: string }): ScenarioFile
 }
 
 export interface JournalApi {
@@ -112,6 +121,11 @@ export function scenariosApi<Targets extends object>(engine: ScenarioEngine, tar
     },
     off: (name) => engine.off(name),
     boundary: (fn) => engine.boundary(fn),
+    snapshot: (options = {}) => {
+      const name = options.name ?? DEFAULT_SNAPSHOT_NAME
+      if (!SCENARIO_NAME.test(name)) throw new InvalidInputError(`A scenario name is lower-case letters, digits and dashes; got "${name}".`, 'name')
+      return engine.snapshot(name, options.description)
+    },
   }
 }
 

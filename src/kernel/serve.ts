@@ -140,7 +140,7 @@ export class Pipeline {
       const header = request.headers.get(SCENARIO_HEADER)
       if (header) {
         try {
-          perRequest = parseActivations(header, SCENARIO_HEADER, this.#targetNames).map(({ name, activation }) => scenarios.activate(name, activation, 'request'))
+          perRequest = parseActivations(header, SCENARIO_HEADER, this.#targetNames).flatMap(({ name, activation }) => scenarios.activate(name, activation, 'request'))
         } catch (error) {
           const message = error instanceof UnknownScenarioError ? `${error.message} (from the ${SCENARIO_HEADER} header)` : errorMessage(error)
           return this.#finish(text(message, { status: 400 }), request, transport, definition.id, receivedAt, [], undefined, undefined)
