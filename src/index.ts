@@ -70,6 +70,8 @@ export {
   type ConsentInfo,
   type CreatedApiKey,
   type CreatedClient,
+  type DeviceCodeInfo,
+  type DeviceCodesApi,
   type IssueTokenInput,
   type OAuthApi,
   type OAuthClientsApi,
