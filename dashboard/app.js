@@ -244,7 +244,7 @@ pauseButton.addEventListener('click', () => {
     journal.pause()
     announce('Live view paused: new requests are held until you resume.')
   }
-  pauseButton.setAttribute('aria-pressed', String(journal.paused))
+  // The label says what a press does (a toggle's label would have to stay the same).
   setText(pauseButton, journal.paused ? 'Resume' : 'Pause')
 })
 const clearButton = byId('journal-clear', HTMLButtonElement)

@@ -280,7 +280,7 @@ for (const width of WIDTHS) {
       const before = await rows.count()
       await page.getByRole('button', { name: 'Pause' }).click()
       await announced('Live view paused')
-      expect(await page.getByRole('button', { name: 'Resume' }).getAttribute('aria-pressed')).toBe('true')
+      await page.getByRole('button', { name: 'Resume' }).waitFor()
       expect((await postJson('/hooks/orders', { orderId: 'A-9' })).status).toBe(200)
       await page.getByText('Paused: 1 new request held.').waitFor()
       expect(await rows.count()).toBe(before)
