@@ -91,4 +91,20 @@ export const api = {
   },
   /** @returns {Promise<RouteInfo[]>} */
   routes: async () => /** @type {RouteInfo[]} */ (await call('GET', 'routes')),
+  clearJournal: () => call('DELETE', 'journal'),
+  /**
+   * @param {string} userCode
+   * @param {string} userId
+   */
+  approveDevice: (userCode, userId) => call('POST', `device-codes/${segment(userCode)}/approve`, { userId }),
+  /** @param {string} userCode */
+  denyDevice: (userCode) => call('POST', `device-codes/${segment(userCode)}/deny`),
+}
+
+/** Downloads: plain links, so the browser saves the file with the name the emulator gives it. */
+export const downloads = {
+  /** The journal as HAR 1.2. */
+  har: 'journal.har',
+  /** @param {string} name what is on, as one scenario file of this name */
+  scenarioFile: (name) => `scenarios.json?name=${encodeURIComponent(name)}`,
 }

@@ -24,6 +24,8 @@ import { webhooksPanel } from './webhooks.js'
  *   Calls the control plane; announces `done`, or shows the emulator's error.
  * @property {(title: string, text: string, confirmLabel: string) => Promise<boolean>} confirm
  * @property {(clientId: string, secret: string, returnFocus: HTMLElement) => void} showSecret
+ * @property {(text: string, what: string) => void} copy
+ *   Puts `text` on the clipboard and says so (`what` names it: "curl command").
  */
 
 /**
@@ -132,8 +134,16 @@ function run(trigger, done, fn) {
   })
 }
 
+/** @type {Actions['copy']} */
+function copy(text, what) {
+  navigator.clipboard.writeText(text).then(
+    () => announce(`${what.charAt(0).toUpperCase()}${what.slice(1)} copied.`),
+    () => showError(`The browser did not let the page copy the ${what}: select it and copy it with your keyboard.`),
+  )
+}
+
 /** @type {Actions} */
-const actions = { run, confirm, showSecret }
+const actions = { run, confirm, showSecret, copy }
 
 // Tabs -------------------------------------------------------------------------------------------
 
@@ -213,22 +223,67 @@ resetButton.addEventListener('click', async () => {
 
 // Live updates -----------------------------------------------------------------------------------
 
-const journal = new JournalView({
-  list: byId('journal-list', HTMLOListElement),
-  empty: byId('journal-empty', HTMLElement),
-  count: byId('journal-count', HTMLElement),
-  route: byId('filter-route', HTMLSelectElement),
-  status: byId('filter-status', HTMLSelectElement),
-  text: byId('filter-text', HTMLInputElement),
+const journal = new JournalView(
+  {
+    list: byId('journal-list', HTMLOListElement),
+    empty: byId('journal-empty', HTMLElement),
+    count: byId('journal-count', HTMLElement),
+    route: byId('filter-route', HTMLSelectElement),
+    status: byId('filter-status', HTMLSelectElement),
+    text: byId('filter-text', HTMLInputElement),
+    held: byId('journal-held', HTMLElement),
+  },
+  copy,
+)
+const pauseButton = byId('journal-pause', HTMLButtonElement)
+pauseButton.addEventListener('click', () => {
+  if (journal.paused) {
+    const shown = journal.resume()
+    announce(`Live view resumed${shown.length > 0 ? `: ${shown.length} held request${shown.length === 1 ? '' : 's'} shown` : ''}.`)
+  } else {
+    journal.pause()
+    announce('Live view paused: new requests are held until you resume.')
+  }
+  // The label says what a press does (a toggle's label would have to stay the same).
+  setText(pauseButton, journal.paused ? 'Resume' : 'Pause')
 })
+const clearButton = byId('journal-clear', HTMLButtonElement)
+// The emulator tells every open page (journal-cleared), this one included.
+clearButton.addEventListener('click', () => run(clearButton, 'Journal cleared.', () => api.clearJournal()))
 api.routes().then(
   (routes) => journal.setRoutes(routes),
   () => undefined,
 )
 
-const renderScenarios = scenariosPanel(byId('scenario-list', HTMLUListElement), byId('scenarios-on-count', HTMLElement), actions)
+const renderScenarios = scenariosPanel(
+  byId('scenario-list', HTMLUListElement),
+  {
+    count: byId('scenarios-on-count', HTMLElement),
+    search: byId('scenario-search', HTMLInputElement),
+    searchCount: byId('scenario-search-count', HTMLElement),
+    none: byId('on-now-none', HTMLElement),
+    tools: byId('on-now-tools', HTMLElement),
+    cli: byId('on-now-cli', HTMLElement),
+    header: byId('on-now-header', HTMLElement),
+    cliCopy: byId('on-now-cli-copy', HTMLButtonElement),
+    headerCopy: byId('on-now-header-copy', HTMLButtonElement),
+    saveName: byId('save-name', HTMLInputElement),
+    saveLink: byId('save-link', HTMLAnchorElement),
+    saveUse: byId('save-use', HTMLElement),
+  },
+  actions,
+)
 const renderWebhooks = webhooksPanel(byId('webhook-list', HTMLUListElement), actions)
-const renderOAuth = oauthPanel({ clients: byId('client-list', HTMLUListElement), users: byId('user-list', HTMLUListElement) }, actions)
+const renderOAuth = oauthPanel(
+  {
+    clients: byId('client-list', HTMLUListElement),
+    users: byId('user-list', HTMLUListElement),
+    devices: byId('device-list', HTMLUListElement),
+    devicesNone: byId('devices-none', HTMLElement),
+    deviceCount: byId('device-count', HTMLElement),
+  },
+  actions,
+)
 
 /** @param {EmulatorState} state */
 function render(state) {

@@ -115,6 +115,22 @@ export function withCode(text) {
   return text.split('`').map((part, i) => (i % 2 === 1 ? h('code', {}, part) : part))
 }
 
+/**
+ * "while `a` is on", "while `a` and `b` are on": the scenarios that override a setting.
+ * @param {readonly string[]} names
+ * @returns {Child[]}
+ */
+export function whileOn(names) {
+  /** @type {Child[]} */
+  const out = ['while ']
+  names.forEach((name, i) => {
+    if (i > 0) out.push(i === names.length - 1 ? ' and ' : ', ')
+    out.push(h('code', {}, name))
+  })
+  out.push(names.length === 1 ? ' is on' : ' are on')
+  return out
+}
+
 /** @param {number} n */
 export function formatNumber(n) {
   return new Intl.NumberFormat('en').format(n)

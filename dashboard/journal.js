@@ -1,16 +1,20 @@
 // @ts-check
 /**
  * The request journal, newest first: one row per request (status, method, path, route, the
- * scenarios that shaped it, time, duration), filterable by route, status and path, each row
- * expandable to its headers and bodies. The emulator redacts secrets before an entry ever leaves
- * it; this view shows entries as they come.
+ * scenarios that shaped it, time), filterable by route, status and path, each row expandable to
+ * its full URL, headers and bodies, a copy-as-curl, and for a request no route answered, the near
+ * miss. The live view can be paused (new requests are held, then shown on resume). The emulator
+ * redacts secrets before an entry ever leaves it; this view shows entries as they come.
  */
+import { toCurl } from './curl.js'
 import { fill, formatNumber, formatTime, h, pretty, setText, statusKind } from './dom.js'
 
 /**
  * @typedef {import('../src/index.js').JournalEntry} JournalEntry
  * @typedef {import('../src/index.js').RouteInfo} RouteInfo
+ * @typedef {import('../src/index.js').NearMiss} NearMiss
  * @typedef {{ entry: JournalEntry, el: HTMLLIElement }} Row
+ * @typedef {(text: string, what: string) => void} Copy
  */
 
 /** Rows kept on the page (the emulator's journal keeps more: see `GET /__svc-mock/journal`). */
@@ -21,27 +25,40 @@ export class JournalView {
   #rows = []
   /** @type {Set<string>} */
   #routes = new Set()
-  #list
-  #empty
-  #count
-  #route
-  #status
-  #text
+  /** @type {JournalEntry[] | undefined} entries held while paused, oldest first */
+  #held
+  #els
+  #copy
 
   /**
-   * @param {{ list: HTMLOListElement, empty: HTMLElement, count: HTMLElement, route: HTMLSelectElement, status: HTMLSelectElement, text: HTMLInputElement }} els
+   * @param {{ list: HTMLOListElement, empty: HTMLElement, count: HTMLElement, route: HTMLSelectElement, status: HTMLSelectElement, text: HTMLInputElement, held: HTMLElement }} els
+   * @param {Copy} copy
    */
-  constructor(els) {
-    this.#list = els.list
-    this.#empty = els.empty
-    this.#count = els.count
-    this.#route = els.route
-    this.#status = els.status
-    this.#text = els.text
+  constructor(els, copy) {
+    this.#els = els
+    this.#copy = copy
     for (const control of [els.route, els.status]) control.addEventListener('change', () => this.#applyFilter())
     els.text.addEventListener('input', () => this.#applyFilter())
     els.text.form?.addEventListener('submit', (event) => event.preventDefault())
     this.#update()
+  }
+
+  /** Whether new entries are held back instead of shown. */
+  get paused() {
+    return this.#held !== undefined
+  }
+
+  /** Holds new entries back until `resume()`. */
+  pause() {
+    this.#held ??= []
+    this.#update()
+  }
+
+  /** Shows the entries held while paused; returns those the filter shows. */
+  resume() {
+    const held = this.#held ?? []
+    this.#held = undefined
+    return this.add(held)
   }
 
   /**
@@ -54,11 +71,17 @@ export class JournalView {
 
   /**
    * Adds entries (oldest first, as the emulator sends them); returns those the filter shows.
+   * While paused they are held instead.
    * @param {readonly JournalEntry[]} entries
    * @param {boolean} [fresh] they have just arrived (highlighted for a moment)
    * @returns {JournalEntry[]}
    */
   add(entries, fresh = false) {
+    if (this.#held) {
+      this.#held.push(...entries)
+      this.#update()
+      return []
+    }
     const newest = this.#rows[0]?.entry.seq ?? 0
     /** @type {JournalEntry[]} */
     const shown = []
@@ -69,7 +92,7 @@ export class JournalView {
       if (fresh) el.classList.add('fresh')
       el.hidden = !this.#matches(entry)
       if (!el.hidden) shown.push(entry)
-      this.#list.prepend(el)
+      this.#els.list.prepend(el)
       this.#rows.unshift({ entry, el })
     }
     for (const row of this.#rows.splice(MAX_ROWS)) row.el.remove()
@@ -77,10 +100,11 @@ export class JournalView {
     return shown
   }
 
-  /** Empties the view (the emulator's journal was emptied by a reset). */
+  /** Empties the view (the emulator's journal was emptied: cleared, or a reset). */
   clear() {
     this.#rows = []
-    this.#list.replaceChildren()
+    if (this.#held) this.#held = []
+    this.#els.list.replaceChildren()
     this.#update()
   }
 
@@ -89,8 +113,12 @@ export class JournalView {
    * @param {readonly JournalEntry[]} entries
    */
   replace(entries) {
+    const held = this.#held
+    this.#held = undefined
     this.clear()
     this.add(entries)
+    if (held) this.#held = []
+    this.#update()
   }
 
   /** @param {string} id */
@@ -98,25 +126,25 @@ export class JournalView {
     if (this.#routes.has(id)) return
     this.#routes.add(id)
     const domain = id.includes('.') ? id.slice(0, id.indexOf('.')) : id
-    let group = [...this.#route.querySelectorAll('optgroup')].find((g) => g.dataset.domain === domain)
+    let group = [...this.#els.route.querySelectorAll('optgroup')].find((g) => g.dataset.domain === domain)
     if (!group) {
       group = h('optgroup', { label: domain, 'data-domain': domain })
       if (id.includes('.')) group.append(h('option', { value: `${domain}.*` }, `Every ${domain} route`))
-      this.#route.append(group)
+      this.#els.route.append(group)
     }
     group.append(h('option', { value: id }, id))
   }
 
   /** @param {JournalEntry} entry */
   #matches(entry) {
-    const route = this.#route.value
+    const route = this.#els.route.value
     if (route === '!control' && entry.route.startsWith('control.')) return false
     if (route.endsWith('.*') && !entry.route.startsWith(route.slice(0, -1))) return false
     if (route !== '' && route !== '!control' && !route.endsWith('.*') && entry.route !== route) return false
-    const status = this.#status.value
+    const status = this.#els.status.value
     if (status === '0' && entry.status !== 0) return false
     if (status !== '' && status !== '0' && Math.floor(entry.status / 100) !== Number(status)) return false
-    const text = this.#text.value.trim().toLowerCase()
+    const text = this.#els.text.value.trim().toLowerCase()
     return text === '' || entry.path.toLowerCase().includes(text)
   }
 
@@ -126,18 +154,22 @@ export class JournalView {
   }
 
   #update() {
+    const { empty, count, held } = this.#els
     const shown = this.#rows.filter((row) => !row.el.hidden).length
     const total = this.#rows.length
-    this.#empty.hidden = shown > 0
-    setText(this.#empty, this.#emptyText(total))
-    setText(this.#count, total === 0 ? '' : shown === total ? `${formatNumber(total)} shown, newest first` : `${formatNumber(shown)} of ${formatNumber(total)} shown, newest first`)
+    empty.hidden = shown > 0
+    setText(empty, this.#emptyText(total))
+    setText(count, total === 0 ? '' : shown === total ? `${formatNumber(total)} shown, newest first` : `${formatNumber(shown)} of ${formatNumber(total)} shown, newest first`)
+    held.hidden = this.#held === undefined
+    const waiting = this.#held?.length ?? 0
+    setText(held, `Paused: ${waiting === 0 ? 'new requests are held until you resume' : `${formatNumber(waiting)} new request${waiting === 1 ? '' : 's'} held`}.`)
   }
 
   /** @param {number} total */
   #emptyText(total) {
     if (total === 0) return 'No requests yet. Send one to the emulator and it appears here at once.'
     const onlyControl = this.#rows.every((row) => row.entry.route.startsWith('control.'))
-    if (onlyControl && this.#route.value === '!control') return 'No requests yet apart from control-plane calls (choose "All routes" to see them).'
+    if (onlyControl && this.#els.route.value === '!control') return 'No requests yet apart from control-plane calls (choose "All routes" to see them).'
     return 'No request matches these filters.'
   }
 
@@ -147,6 +179,7 @@ export class JournalView {
    */
   #row(entry) {
     const kind = statusKind(entry.status)
+    const [head, tail] = splitPath(entry.path)
     const body = h('div', { class: 'entry-body' })
     const details = h(
       'details',
@@ -156,7 +189,8 @@ export class JournalView {
         {},
         h('span', { class: `status ${kind}` }, h('span', { class: 'visually-hidden' }, 'Status '), entry.status === 0 ? 'fault' : String(entry.status)),
         h('span', { class: 'method' }, entry.method),
-        h('span', { class: 'path', title: entry.path }, entry.path),
+        // Elided in the middle: the end of the path (an element id, a webhook token) stays in view.
+        h('span', { class: 'path', title: entry.path }, h('span', { class: 'head' }, head), h('span', { class: 'tail' }, tail)),
         h('time', { class: 'when', datetime: entry.time }, formatTime(entry.time)),
         h(
           'span',
@@ -169,18 +203,55 @@ export class JournalView {
     )
     // Headers and bodies are built when first opened: most rows never are.
     details.addEventListener('toggle', () => {
-      if (details.open && body.childElementCount === 0) fill(body, ...entryDetails(entry))
+      if (details.open && body.childElementCount === 0) fill(body, ...entryDetails(entry, this.#copy))
     })
     return h('li', { class: 'entry', 'data-seq': entry.seq, 'data-route': entry.route, 'data-status': entry.status }, details)
   }
 }
 
 /**
- * @param {JournalEntry} entry
- * @returns {HTMLElement[]}
+ * A path split for eliding in the middle: the tail is the last segment and its query, with the
+ * segment before when the last is short (`…/elements/<id>/versions`, `/hooks/<token>`).
+ * @param {string} path
+ * @returns {[string, string]}
  */
-function entryDetails(entry) {
+export function splitPath(path) {
+  const query = path.indexOf('?')
+  const pathname = query === -1 ? path : path.slice(0, query)
+  let cut = pathname.lastIndexOf('/')
+  if (pathname.length - cut <= 12 && cut > 0) cut = pathname.lastIndexOf('/', cut - 1)
+  if (cut <= 0) return ['', path]
+  return [path.slice(0, cut), path.slice(cut)]
+}
+
+/**
+ * @param {JournalEntry} entry
+ * @param {Copy} copy
+ * @returns {import('./dom.js').Child[]}
+ */
+function entryDetails(entry, copy) {
+  const url = `${entry.origin}${entry.path}`
+  const curl = toCurl(entry)
   return [
+    h(
+      'div',
+      { class: 'request-line' },
+      h('p', { class: 'full-url' }, h('span', { class: 'method' }, entry.method), ' ', h('code', {}, url)),
+      h(
+        'div',
+        { class: 'actions' },
+        h('button', { type: 'button', class: 'button small', onclick: () => copy(url, 'URL') }, 'Copy URL'),
+        h('button', { type: 'button', class: 'button small', onclick: () => copy(curl.command, 'curl command') }, 'Copy as curl'),
+      ),
+    ),
+    entry.nearMiss ? nearMissBlock(entry.nearMiss) : null,
+    h(
+      'details',
+      { class: 'curl' },
+      h('summary', {}, 'Show as curl'),
+      h('pre', { class: 'body', tabindex: 0, 'aria-label': 'curl command' }, curl.command),
+      h('p', { class: 'muted small' }, 'Credentials and secret fields are placeholders in angle brackets: fill them in.', curl.bodyMissing ? ' The body is not included: the journal keeps text bodies up to 64 KB only (not multipart).' : ''),
+    ),
     h(
       'dl',
       { class: 'facts' },
@@ -194,10 +265,33 @@ function entryDetails(entry) {
     h(
       'div',
       { class: 'exchange' },
-      h('section', { 'aria-label': 'Request' }, h('h4', {}, 'Request'), h('p', { class: 'mono small' }, `${entry.method} ${entry.path}`), headerTable(entry.request.headers), bodyBlock(entry.request.body)),
+      h('section', { 'aria-label': 'Request' }, h('h4', {}, 'Request'), headerTable(entry.request.headers), bodyBlock(entry.request.bodyText ?? entry.request.body)),
       h('section', { 'aria-label': 'Response' }, h('h4', {}, 'Response'), h('p', { class: 'mono small' }, entry.status === 0 ? 'No answer: the connection was closed on purpose (scenario fault)' : `Status ${entry.status}`), headerTable(entry.response.headers), bodyBlock(entry.response.body)),
     ),
   ]
+}
+
+/**
+ * What a request no route answered came closest to, as WireMock's near misses say it.
+ * @param {NearMiss} miss
+ */
+function nearMissBlock(miss) {
+  return h(
+    'section',
+    { class: 'near-miss', 'aria-label': 'Near miss' },
+    h('h4', {}, 'No route matched. Closest: ', h('code', {}, `${miss.route.method} ${miss.route.path}`), ` (${miss.route.id})`),
+    h(
+      'ul',
+      {},
+      miss.differences.map((d) => {
+        if (d.part === 'method') return h('li', {}, 'Method: sent ', h('code', {}, d.actual), ', the route takes ', h('code', {}, d.expected))
+        if (d.part === 'origin') return h('li', {}, 'Origin: sent to ', h('code', {}, d.actual), ', the route lives on ', h('code', {}, d.expected))
+        if (d.expected === null) return h('li', {}, `Path segment ${d.segment}: `, h('code', {}, d.actual ?? ''), ' is one too many')
+        if (d.actual === null) return h('li', {}, `Path segment ${d.segment}: missing, the route expects `, h('code', {}, d.expected))
+        return h('li', {}, `Path segment ${d.segment}: sent `, h('code', {}, d.actual), ', the route expects ', h('code', {}, d.expected))
+      }),
+    ),
+  )
 }
 
 /**

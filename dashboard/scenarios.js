@@ -1,10 +1,13 @@
 // @ts-check
 /**
- * The scenario catalogue: one switch per scenario (on with its defaults, or off), and an Options
- * form to switch it on with parameters, a number of requests (`times`) and a target webhook or
- * OAuth client. Every change goes through `POST`/`DELETE /__svc-mock/scenarios/{name}`.
+ * The scenarios: what is on (in the order they apply, with the command-line and header forms to
+ * copy, and a link that saves the set as one scenario file), a search box, and the catalogue with
+ * the active ones first: one switch per scenario (on with its defaults, or off) and an Options
+ * form to switch it on with parameters, `times` and a target webhook or OAuth client. Every
+ * change goes through `POST`/`DELETE /__svc-mock/scenarios/{name}`.
  */
-import { api } from './api.js'
+import { api, downloads } from './api.js'
+import { quote } from './curl.js'
 import { fill, h, keyedList, setText, withCode } from './dom.js'
 
 /**
@@ -12,24 +15,83 @@ import { fill, h, keyedList, setText, withCode } from './dom.js'
  * @typedef {import('../src/index.js').ScenarioListing} ScenarioListing
  * @typedef {import('../src/index.js').ScenarioActivation} ScenarioActivation
  * @typedef {import('./app.js').Actions} Actions
+ * @typedef {{ count: HTMLElement, search: HTMLInputElement, searchCount: HTMLElement, none: HTMLElement, tools: HTMLElement, cli: HTMLElement, header: HTMLElement, cliCopy: HTMLButtonElement, headerCopy: HTMLButtonElement, saveName: HTMLInputElement, saveLink: HTMLAnchorElement, saveUse: HTMLElement }} PanelElements
  */
+
+const NAME = /^[a-z0-9][a-z0-9-]*$/
 
 /**
  * @param {HTMLUListElement} container
- * @param {HTMLElement} onCount
+ * @param {PanelElements} els
  * @param {Actions} actions
  * @returns {(state: EmulatorState) => void}
  */
-export function scenariosPanel(container, onCount, actions) {
+export function scenariosPanel(container, els, actions) {
   /** @type {EmulatorState | undefined} */
   let current
   const render = keyedList(container, (/** @type {ScenarioListing} */ s) => s.name, (s) => scenarioRow(s, actions, () => current))
+  const search = () => {
+    const words = els.search.value.trim().toLowerCase().split(/\s+/).filter(Boolean)
+    let shown = 0
+    const rows = [...container.children].filter((el) => el instanceof HTMLElement)
+    for (const row of rows) {
+      const text = row.dataset.search ?? ''
+      row.hidden = !words.every((word) => text.includes(word))
+      if (!row.hidden) shown++
+    }
+    setText(els.searchCount, words.length === 0 ? '' : `${shown} of ${rows.length} scenarios`)
+  }
+  els.search.addEventListener('input', search)
+  els.cliCopy.addEventListener('click', () => actions.copy(els.cli.textContent ?? '', 'command line'))
+  els.headerCopy.addEventListener('click', () => actions.copy(els.header.textContent ?? '', 'header'))
+  const setName = () => {
+    const name = els.saveName.value.trim()
+    const valid = NAME.test(name)
+    els.saveName.setCustomValidity(valid ? '' : 'Lower-case letters, digits and dashes, starting with a letter or digit.')
+    els.saveName.setAttribute('aria-invalid', String(!valid))
+    if (valid) els.saveLink.href = downloads.scenarioFile(name)
+    else els.saveLink.removeAttribute('href')
+    els.saveLink.download = `${name}.json`
+    setText(els.saveUse, `--scenarios DIR --scenario ${valid ? name : 'NAME'}`)
+  }
+  els.saveName.addEventListener('input', setName)
+  els.saveName.form?.addEventListener('submit', (event) => event.preventDefault())
+  setName()
   return (state) => {
     current = state
-    render(state.scenarios)
-    const on = state.scenarios.filter((s) => s.active).length
-    setText(onCount, on > 0 ? `${on} on` : '')
+    const on = state.scenarios.filter((s) => s.active).sort((a, b) => (a.activation?.order ?? 0) - (b.activation?.order ?? 0))
+    const off = state.scenarios.filter((s) => !s.active)
+    render([...on, ...off])
+    search()
+    setText(els.count, on.length > 0 ? `${on.length} on` : '')
+    els.none.hidden = on.length > 0
+    els.tools.hidden = on.length === 0
+    setText(els.cli, on.map((s) => `--scenario ${quote(textForm(s, true))}`).join(' '))
+    setText(els.header, `x-svc-mock-scenario: ${on.map((s) => textForm(s, false)).join(',')}`)
   }
+}
+
+/**
+ * The text form of an active scenario (`webhook-queue-full:capacity=2,webhook=orders`), as
+ * `--scenario`, `SVC_MOCK_SCENARIOS` and the header take it: parameters that differ from their
+ * default, then `times` (not for a header: it is for one request anyway), targets and route.
+ * @param {ScenarioListing} s
+ * @param {boolean} withTimes
+ */
+export function textForm(s, withTimes) {
+  const a = s.activation
+  if (!a) return s.name
+  const parts = Object.entries(a.params)
+    .filter(([key, value]) => s.params[key]?.default !== value)
+    .map(([key, value]) => `${key}=${String(value)}`)
+  // A scenario made of parts carries its parts' aims and counts in its file.
+  if (!a.parts) {
+    if (withTimes && a.remaining !== null) parts.push(`times=${a.remaining}`)
+    const { route, ...targets } = a.target
+    for (const [key, value] of Object.entries(targets)) parts.push(`${key}=${value}`)
+    if (route !== undefined) parts.push(`route=${route}`)
+  }
+  return parts.length === 0 ? s.name : `${s.name}:${parts.join(',')}`
 }
 
 /**
@@ -68,7 +130,7 @@ function scenarioRow(scenario, actions, state) {
   )
   const el = h(
     'li',
-    { class: 'scenario', 'data-name': scenario.name },
+    { class: 'scenario', 'data-name': scenario.name, 'data-search': `${scenario.name} ${scenario.summary ?? ''} ${scenario.description}`.toLowerCase() },
     h('div', { class: 'scenario-head' }, toggle, h('div', { class: 'scenario-text' }, name, summary, activation)),
     options,
   )
@@ -90,14 +152,26 @@ function scenarioRow(scenario, actions, state) {
 function describeActivation(s) {
   const a = s.activation
   if (!a) return 'On.'
-  const parts = [a.level === 'run' ? 'On for the run' : `On (${a.level})`]
-  if (a.remaining !== null) parts.push(`${a.remaining} request${a.remaining === 1 ? '' : 's'} left`)
-  if (a.target.webhook) parts.push(`webhook ${a.target.webhook}`)
-  if (a.target.client) parts.push(`client ${a.target.client}`)
-  if (a.target.route) parts.push(`route ${a.target.route}`)
+  const parts = [a.level === 'run' ? `On for the run (#${a.order})` : `On (${a.level})`]
   const params = Object.entries(a.params).map(([k, v]) => `${k}=${String(v)}`)
+  if (a.parts) {
+    parts.push(...a.parts.map((p) => [p.from, ...aimOf(p.target), ...(p.remaining === null ? [] : [left(p.remaining)])].join(' ')))
+  } else {
+    if (a.remaining !== null) parts.push(left(a.remaining))
+    parts.push(...aimOf(a.target))
+  }
   if (params.length > 0) parts.push(params.join(', '))
   return `${parts.join(' · ')}.`
+}
+
+/** @param {number} n */
+function left(n) {
+  return `${n} request${n === 1 ? '' : 's'} left`
+}
+
+/** @param {Readonly<Record<string, string>>} target */
+function aimOf(target) {
+  return Object.entries(target).map(([key, value]) => `${key} ${value}`)
 }
 
 /**

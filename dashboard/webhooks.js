@@ -5,7 +5,7 @@
  * on or off and given an outcome with `PUT /__svc-mock/webhooks/{id}/flow`.
  */
 import { api } from './api.js'
-import { fill, formatNumber, formatTime, h, keyedList, pretty, setText } from './dom.js'
+import { fill, formatNumber, formatTime, h, keyedList, pretty, setText, whileOn } from './dom.js'
 
 /**
  * @typedef {import('../src/index.js').EmulatorState} EmulatorState
@@ -47,9 +47,10 @@ function webhookCard(webhook, actions) {
   const url = h('p', { class: 'mono small url' }, webhook.url)
   const meter = h('meter', { id: `${id}-queue`, min: 0, low: 0, optimum: 0 })
   const queueText = h('span', { class: 'small' })
-  const note = h('p', { class: 'note small' })
+  // What wins: the flow as configured, and as calls meet it while a scenario overrides it.
+  const wins = h('p', { class: 'wins', id: `${id}-wins` })
 
-  const active = h('button', { type: 'button', role: 'switch', class: 'switch', 'aria-checked': 'false', 'aria-labelledby': `${id}-active-label` })
+  const active = h('button', { type: 'button', role: 'switch', class: 'switch', 'aria-checked': 'false', 'aria-labelledby': `${id}-active-label`, 'aria-describedby': `${id}-wins` })
   active.append(h('span', { class: 'track', 'aria-hidden': 'true' }, h('span', { class: 'thumb' })))
   let isActive = webhook.flow.active
   active.addEventListener('click', () => {
@@ -75,8 +76,8 @@ function webhookCard(webhook, actions) {
     { class: 'card webhook', 'data-id': webhook.id },
     h('div', { class: 'card-head' }, h('h3', {}, webhook.name, webhook.name === webhook.id ? null : h('span', { class: 'muted' }, ` (${webhook.id})`)), badges, state),
     url,
+    wins,
     h('div', { class: 'queue' }, h('label', { for: `${id}-queue` }, 'Queue'), meter, queueText),
-    note,
     h(
       'div',
       { class: 'controls' },
@@ -93,15 +94,19 @@ function webhookCard(webhook, actions) {
       const effective = w.effective
       fill(badges, w.secured ? h('span', { class: 'badge' }, 'secured') : null, w.learning ? h('span', { class: 'badge' }, 'learning') : null)
       const flowState = effective.gone ? 'Gone (410)' : effective.flow.active ? 'Active' : 'Inactive'
-      setText(state, flowState)
+      setText(state, `${flowState} for calls`)
       state.className = `pill ${effective.gone ? 'bad' : effective.flow.active ? 'good' : 'warn'}`
       const capacity = effective.flow.queueCapacity
       meter.max = Math.max(capacity, 1)
       meter.high = Math.max(capacity, 1) * 0.8
       meter.value = w.queue.length
       setText(queueText, `${formatNumber(w.queue.length)} of ${formatNumber(capacity)} waiting${w.queue.length >= capacity && !effective.flow.active ? ' · full' : ''}`)
-      setText(note, scenarioNote(w))
-      note.hidden = effective.scenarios.length === 0
+      const line = winsLine(w)
+      if (wins.dataset.key !== line.text) {
+        wins.dataset.key = line.text
+        fill(wins, ...line.nodes)
+        wins.classList.toggle('overridden', line.overridden)
+      }
       active.setAttribute('aria-checked', String(w.flow.active))
       if (document.activeElement !== outcome) outcome.value = w.flow.outcome
       setText(runsSummary, `Executions (${formatNumber(w.executions.count)})`)
@@ -111,17 +116,24 @@ function webhookCard(webhook, actions) {
   }
 }
 
-/** @param {WebhookState} w */
-function scenarioNote(w) {
+/**
+ * "Flow active — inactive for calls, queue holds 0, while `webhook-queue-full` is on": the
+ * configured flow, then what calls meet instead while scenarios override it.
+ * @param {WebhookState} w
+ * @returns {{ nodes: import('./dom.js').Child[], overridden: boolean, text: string }}
+ */
+export function winsLine(w) {
   const e = w.effective
-  if (e.scenarios.length === 0) return ''
+  const configured = `Flow ${w.flow.active ? 'active' : 'inactive'}`
   const changed = []
-  if (e.gone) changed.push('the address answers 410')
-  if (e.flow.active !== w.flow.active) changed.push(`the flow is ${e.flow.active ? 'active' : 'inactive'}`)
-  if (e.flow.queueCapacity !== w.flow.queueCapacity) changed.push(`the queue holds ${formatNumber(e.flow.queueCapacity)}`)
-  if (e.flow.outcome !== w.flow.outcome) changed.push(`runs ${e.flow.outcome}`)
-  const names = e.scenarios.join(', ')
-  return changed.length > 0 ? `Scenario ${names}: for calls now, ${changed.join(', ')}.` : `Scenario ${names} touches calls to this webhook.`
+  if (e.gone) changed.push('the address answers 410 Webhook not found.')
+  if (e.flow.active !== w.flow.active) changed.push(`${e.flow.active ? 'active' : 'inactive'} for calls`)
+  if (e.flow.queueCapacity !== w.flow.queueCapacity) changed.push(`queue holds ${formatNumber(e.flow.queueCapacity)}`)
+  if (e.flow.outcome !== w.flow.outcome) changed.push(`runs ${e.flow.outcome === 'fail' ? 'fail (500)' : e.flow.outcome === 'hang' ? 'hang (500 at the timeout)' : 'succeed'}`)
+  if (e.scenarios.length === 0) return { nodes: [`${configured}.`], overridden: false, text: `${configured}.` }
+  const names = whileOn(e.scenarios)
+  const said = changed.length > 0 ? `${configured} — ${changed.join(', ')} ` : `${configured}; calls are shaped `
+  return { nodes: [said, ...names, '.'], overridden: changed.length > 0, text: `${said}${e.scenarios.join(', ')}` }
 }
 
 /**

@@ -136,7 +136,7 @@ export async function buildEmulator(options: EmulatorOptions = {}, build: BuildH
     logger,
     clock: clockApi(clock, changed),
     scenarios: scenariosApi<ScenarioTargets>(engine, targetNames),
-    journal: journalApi(journal, clock, () => pipeline.routes.map((r) => r.definition.id)),
+    journal: journalApi(journal, clock, () => pipeline.routes.map((r) => r.definition.id), { name: 'svc-mock', version: VERSION }),
     state,
     subscribe: (listener, subscribeOptions) => hub.subscribe(listener, subscribeOptions),
     disconnect: () => hub.close(),

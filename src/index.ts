@@ -34,6 +34,8 @@ export { DEFAULT_ORIGIN, VERSION } from './emulator.js'
 export type { ClockMode, ClockOptions, ClockState } from './kernel/clock.js'
 export type { SubscribeOptions } from './kernel/events.js'
 export type { JournalEntry, JournalFilter, JournalWaitOptions, Transport } from './kernel/journal.js'
+export type { Har, HarEntry, HarNameValue } from './kernel/har.js'
+export type { NearMiss, NearMissDifference } from './kernel/near-miss.js'
 export type { LogFormat, Logger } from './kernel/logger.js'
 export type { ScenarioListing } from './kernel/scenarios/engine.js'
 export type { ScenarioFile, ScenarioRule } from './kernel/scenarios/schema.js'
@@ -62,9 +64,14 @@ export {
   type ApiAccessProblem,
   type ApiKeysApi,
   type ClientInfo,
+  type ClientConditions,
+  type ClientEffect,
+  type ClientState,
   type ConsentInfo,
   type CreatedApiKey,
   type CreatedClient,
+  type DeviceCodeInfo,
+  type DeviceCodesApi,
   type IssueTokenInput,
   type OAuthApi,
   type OAuthClientsApi,

@@ -19,6 +19,8 @@ export function scenarioJsonSchema(): JsonSchema {
   const properties = schema.properties as Record<string, JsonSchema>
   const { $schema: _drop, ...settings } = toJson(settingsSchema())
   properties.settings = { ...settings, description: 'Settings the scenario changes while it is on; any value may be {"$param": "name"}.' }
+  const part = (properties.parts as { items: { properties: Record<string, JsonSchema> } } | undefined)?.items
+  if (part) part.properties.settings = { ...settings, description: "Settings this part changes while the scenario is on; any value may be {\"$param\": \"name\"}." }
   return { ...schema, $id: 'https://svc-mock.dev/scenario.schema.json', title: 'svc-mock scenario' }
 }
 

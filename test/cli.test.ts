@@ -201,6 +201,26 @@ describe('svc-mock serving', () => {
     }
   })
 
+  it('loads what a running server saved (GET /__svc-mock/scenarios.json) with --scenarios DIR, and --scenario NAME switches the same set on', async () => {
+    const first = await start(['--log', 'silent', '--scenario', 'webhook-queue-full:capacity=1,webhook=orders', '--scenario', 'token-server-error:client=ci-client'])
+    const saved = await fetch(`${first.url}/__svc-mock/scenarios.json?name=qa-session`)
+    const dir = mkdtempSync(join(tmpdir(), 'svc-mock-cli-'))
+    writeFileSync(join(dir, 'qa-session.json'), await saved.text())
+    first.child.kill('SIGTERM')
+    await first.exited
+
+    const server = await start(['--log', 'silent', '--scenarios', dir, '--scenario', 'qa-session'])
+    const hook = (): Promise<Response> => fetch(`${server.url}/hooks/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"orderId":"A"}' })
+    expect([(await hook()).status, (await hook()).status]).toEqual([200, 400])
+    const tokenOf = async (id: string, secret: string): Promise<number> =>
+      (await fetch(`${server.url}/oauth2/token`, { method: 'POST', headers: { authorization: `Basic ${btoa(`${id}:${secret}`)}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' })).status
+    expect([await tokenOf('ci-client', 'ci-secret'), await tokenOf('limited-client', 'limited-secret')]).toEqual([500, 200])
+    const on = (await (await fetch(`${server.url}/__svc-mock/scenarios`)).json()) as Array<{ name: string; active: boolean }>
+    expect(on.filter((s) => s.active).map((s) => s.name)).toEqual(['qa-session'])
+    server.child.kill('SIGTERM')
+    expect(await server.exited).toBe(0)
+  })
+
   it('takes its port from SVC_MOCK_PORT, and a flag wins over the variable', async () => {
     const { code, stderr } = await run([], { SVC_MOCK_PORT: 'not-a-port' })
     expect(code).toBe(2)

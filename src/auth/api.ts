@@ -8,7 +8,7 @@ import type { CredentialInfo } from '../kernel/domain.js'
 import type { ApiKey, Directory } from './directory.js'
 import { describeApiKey } from './directory.js'
 import type { OAuthApi } from './oauth/api.js'
-import type { ClientInfo } from './oauth/clients.js'
+import type { ClientState } from './client-state.js'
 import type { ConsentInfo } from './oauth/consents.js'
 import type { DeviceCodeInfo } from './oauth/device-codes.js'
 import type { OAuthServer } from './oauth/server.js'
@@ -52,8 +52,8 @@ export interface AuthApi {
 
 /** The domain's part of the emulator's state. */
 export interface AuthState {
-  /** Never their secrets. */
-  oauthClients: ClientInfo[]
+  /** Never their secrets; each with what its requests meet now, scenarios applied. */
+  oauthClients: ClientState[]
   users: UserInfo[]
   /** Device codes still waiting for a person's decision. */
   deviceCodes: DeviceCodeInfo[]

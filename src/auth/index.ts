@@ -10,7 +10,8 @@ import { type AuthApi, type AuthState, apiKeysApi, credentials, usersApi } from 
 import { Directory, apiKeysSection, usersSection } from './directory.js'
 import { AccessGate } from './gate.js'
 import { oauthApi } from './oauth/api.js'
-import { describeClient, oauthClientsSection } from './oauth/clients.js'
+import { clientState } from './client-state.js'
+import { oauthClientsSection } from './oauth/clients.js'
 import { signingKeysSection } from './oauth/keys.js'
 import { requestClientId } from './oauth/request-client.js'
 import { OAuthServer } from './oauth/server.js'
@@ -22,6 +23,7 @@ export type { AccessGate, AccessRequirement, Identity } from './gate.js'
 export type { CreatedClient, DeviceCodesApi, IssueTokenInput, OAuthApi, OAuthClientsApi, OAuthConsentsApi } from './oauth/api.js'
 export type { DeviceCodeInfo } from './oauth/device-codes.js'
 export type { ClientInfo } from './oauth/clients.js'
+export type { ClientConditions, ClientEffect, ClientState } from './client-state.js'
 export type { ConsentInfo } from './oauth/consents.js'
 export type { Permission } from './permissions.js'
 export type { TokenAlgorithm } from './settings.js'
@@ -113,7 +115,7 @@ export function defineAuthDomain(deps: AuthDeps): AuthDomain {
       await server.load(fixtures.of(oauthClientsSection), fixtures.of(signingKeysSection))
     },
     state: () => ({
-      oauthClients: server.clients.all().map(describeClient),
+      oauthClients: server.clients.all().map((c) => clientState(c, kernel.scenarios, kernel.baseSettings)),
       users: users.list(),
       deviceCodes: server.device.list().filter((code) => code.status === 'pending'),
     }),

@@ -13,7 +13,7 @@ import type { RouteDefinition } from '../kernel/route.js'
 import { ParamValue } from '../kernel/scenarios/schema.js'
 import { parseBody } from '../kernel/validation.js'
 import { optionalInt, optionalString, readJson } from './body.js'
-import { controlRoute as route } from './route.js'
+import { noContent, controlRoute as route } from './route.js'
 
 const AdvanceBody = z.strictObject({ ms: z.number().finite().min(0) })
 
@@ -44,6 +44,18 @@ export function coreRoutes(emu: Emulator, targetNames: readonly string[]): Route
     }),
 
     route('scenarios.list', 'GET', '/scenarios', 'The scenario catalogue, with what is on', () => json(emu.scenarios.list())),
+    route(
+      'scenarios.snapshot',
+      'GET',
+      '/scenarios.json',
+      'What is on, as one scenario file to load with --scenarios DIR (?name=)',
+      (ctx) => {
+        const name = optionalString(ctx.url, 'name')
+        const file = emu.scenarios.snapshot(name === undefined ? {} : { name })
+        return json(file, { headers: { 'content-disposition': `attachment; filename="${file.name}.json"`, 'cache-control': 'no-store' } })
+      },
+      { unjournaled: true },
+    ),
     route('scenarios.on', 'POST', '/scenarios/:name', 'Switch a scenario on for the run', async (ctx) => {
       const name = ctx.params.name ?? ''
       requireScenario(emu, name)
@@ -75,6 +87,30 @@ export function coreRoutes(emu: Emulator, targetNames: readonly string[]): Route
     }),
 
     route('journal.list', 'GET', '/journal', 'Recorded requests, newest last', (ctx) => json(emu.journal.list(journalFilter(ctx.url))), { unjournaled: true }),
+    // Not journaled itself, so a cleared journal is empty.
+    route(
+      'journal.clear',
+      'DELETE',
+      '/journal',
+      'Empty the journal (sequence numbers keep counting)',
+      () => {
+        emu.journal.clear()
+        return noContent()
+      },
+      { unjournaled: true },
+    ),
+    route(
+      'journal.har',
+      'GET',
+      '/journal.har',
+      'The journal as an HTTP Archive (HAR 1.2), redacted as the journal is',
+      (ctx) => {
+        const har = emu.journal.har(journalFilter(ctx.url))
+        const stamp = emu.clock.now().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')
+        return json(har, { headers: { 'content-disposition': `attachment; filename="svc-mock-${stamp}.har"`, 'cache-control': 'no-store' } })
+      },
+      { unjournaled: true },
+    ),
     route(
       'journal.wait',
       'GET',

@@ -8,9 +8,13 @@ import type { Clock, ClockState } from './clock.js'
 import { suggestion } from './closest.js'
 import { InvalidInputError, ScenarioError } from './errors.js'
 import { routeMatches } from './route.js'
+import { type Har, toHar } from './har.js'
 import type { Journal, JournalEntry, JournalFilter, JournalWaitOptions } from './journal.js'
 import type { Activation, ScenarioEngine, ScenarioListing } from './scenarios/engine.js'
-import type { ParamValue } from './scenarios/schema.js'
+import { type ParamValue, SCENARIO_NAME, type ScenarioFile } from './scenarios/schema.js'
+
+/** The name of a snapshot of what is on, unless one is given. */
+export const DEFAULT_SNAPSHOT_NAME = 'saved-scenarios'
 import { parseActivations } from './scenarios/syntax.js'
 
 export interface ClockApi {
@@ -43,12 +47,21 @@ export interface ScenariosApi<Targets extends object = object> {
   off(name: string): boolean
   /** Wraps a test so the scenarios it switches on apply to its own requests only. */
   boundary<Args extends unknown[], R>(fn: (...args: Args) => R): (...args: Args) => R
+  /**
+   * What is on now as one scenario file (a part per scenario on, in rank order, parameters filled
+   * in, with its aim and the requests it has left): save it in a folder, then
+   * `--scenarios DIR --scenario NAME` switches the same set on. Default name `saved-scenarios`.
+   */
+  snapshot(options?: { name?: string; description?: string }): ScenarioFile
 }
 
 export interface JournalApi {
   list(filter?: JournalFilter): JournalEntry[]
   wait(filter?: JournalFilter, options?: JournalWaitOptions): Promise<JournalEntry | undefined>
+  /** Empties the journal (sequence numbers keep counting); watchers get `journal-cleared`. */
   clear(): void
+  /** The entries (as `list()` filters them) as an HTTP Archive, HAR 1.2, redacted as the journal is. */
+  har(filter?: JournalFilter): Har
 }
 
 export function clockApi(clock: Clock, changed: () => void): ClockApi {
@@ -69,7 +82,7 @@ export function clockApi(clock: Clock, changed: () => void): ClockApi {
 }
 
 /** `routes` lists the route ids a journal entry can have; a filter on a route that matches none is refused. */
-export function journalApi(journal: Journal, clock: Clock, routes: () => readonly string[]): JournalApi {
+export function journalApi(journal: Journal, clock: Clock, routes: () => readonly string[], creator: { name: string; version: string }): JournalApi {
   const check = (filter: JournalFilter | undefined): void => {
     const route = filter?.route
     if (route === undefined) return
@@ -87,6 +100,10 @@ export function journalApi(journal: Journal, clock: Clock, routes: () => readonl
       return await clock.track(() => journal.wait(filter, options))
     },
     clear: () => journal.clear(),
+    har: (filter) => {
+      check(filter)
+      return toHar(journal.list(filter), creator)
+    },
   }
 }
 
@@ -104,6 +121,11 @@ export function scenariosApi<Targets extends object>(engine: ScenarioEngine, tar
     },
     off: (name) => engine.off(name),
     boundary: (fn) => engine.boundary(fn),
+    snapshot: (options = {}) => {
+      const name = options.name ?? DEFAULT_SNAPSHOT_NAME
+      if (!SCENARIO_NAME.test(name)) throw new InvalidInputError(`A scenario name is lower-case letters, digits and dashes; got "${name}".`, 'name')
+      return engine.snapshot(name, options.description)
+    },
   }
 }
 

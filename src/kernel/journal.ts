@@ -7,6 +7,7 @@
  */
 import type { Clock } from './clock.js'
 import { DEFAULT_WAIT_MS, JOURNAL_BODY_LIMIT } from './constants.js'
+import type { NearMiss } from './near-miss.js'
 import type { Redactor } from './redact.js'
 import { routeMatches } from './route.js'
 
@@ -18,6 +19,8 @@ export interface JournalEntry {
   /** Route id (`versions.list`), or `unmatched`. */
   readonly route: string
   readonly method: string
+  /** The origin the request was sent to (`http://127.0.0.1:4010`); with `path`, the whole URL. */
+  readonly origin: string
   /** Path and query string, secrets redacted. */
   readonly path: string
   /** Status answered; 0 when the scenario made it a network error. */
@@ -29,8 +32,19 @@ export interface JournalEntry {
   /** Emulator milliseconds from arrival to answer. */
   readonly durationMs: number
   readonly transport: Transport
-  readonly request: { readonly headers: Readonly<Record<string, string>>; readonly body?: unknown }
+  readonly request: {
+    readonly headers: Readonly<Record<string, string>>
+    /** The body as the route understood it (a form's fields, a webhook's bundle), secrets redacted. */
+    readonly body?: unknown
+    /**
+     * The body as it was sent, when it was read whole, is text (JSON, a urlencoded form, plain
+     * text, XML) and at most 64 KB; the secret fields of a JSON or form body redacted.
+     */
+    readonly bodyText?: string
+  }
   readonly response: { readonly headers: Readonly<Record<string, string>>; readonly body?: string }
+  /** For a request no route answered (`route` is `unmatched`): the closest route and what differed. */
+  readonly nearMiss?: NearMiss
 }
 
 export type Transport = 'in-process' | 'server'
@@ -72,6 +86,10 @@ export interface JournalRecord {
   readonly responseBody: string | Uint8Array | undefined
   /** The answer is JSON holding secrets (tokens): its secret fields are redacted when read. */
   readonly secretResponse: boolean
+  /** The request body's bytes, when they were in memory (redacted and decoded when read). */
+  readonly requestBytes?: Uint8Array | undefined
+  /** For a request no route answered. */
+  readonly nearMiss?: NearMiss
 }
 
 interface Stored {
@@ -107,7 +125,9 @@ export class Journal {
   }
 
   /** Stores one exchange; returns its sequence number. */
-  record(raw: JournalRecord): number {
+  record(record: JournalRecord): number {
+    // A large body is not kept (the entry would not show it), so the ring holds no uploads.
+    const raw = record.requestBytes !== undefined && record.requestBytes.byteLength > JOURNAL_BODY_LIMIT ? { ...record, requestBytes: undefined } : record
     const stored: Stored = { seq: ++this.#seq, raw, entry: undefined }
     this.#ring.push(stored)
     if (this.#ring.length > this.capacity) this.#ring.splice(0, this.#ring.length - this.capacity)
@@ -198,11 +218,13 @@ export class Journal {
     const { raw } = stored
     const redact = this.#redact
     const body = raw.responseHeaders ? this.#responseBody(raw) : undefined
+    const bodyText = this.#requestText(raw)
     stored.entry = {
       seq: stored.seq,
       time: new Date(raw.receivedAt).toISOString(),
       route: raw.route,
       method: raw.method,
+      origin: raw.url.origin,
       path: redact.path(raw.url),
       status: raw.status,
       identity: raw.identity,
@@ -212,13 +234,33 @@ export class Journal {
       request: {
         headers: redact.headers(raw.requestHeaders),
         ...(raw.requestBody === undefined ? {} : { body: redact.value(raw.requestBody) }),
+        ...(bodyText === undefined ? {} : { bodyText }),
       },
       response: {
         headers: raw.responseHeaders ? redact.responseHeaders(raw.responseHeaders) : {},
         ...(body === undefined ? {} : { body }),
       },
+      ...(raw.nearMiss === undefined ? {} : { nearMiss: raw.nearMiss }),
     }
     return stored.entry
+  }
+
+  /** The request body as sent, when it is text; a JSON or form body's secret fields redacted. */
+  #requestText(raw: JournalRecord): string | undefined {
+    const bytes = raw.requestBytes
+    if (bytes === undefined || bytes.byteLength === 0) return undefined
+    const type = raw.requestHeaders.get('content-type') ?? ''
+    if (!TEXT_TYPES.test(type)) return undefined
+    const text = new TextDecoder().decode(bytes)
+    if (/x-www-form-urlencoded/i.test(type)) return this.#redact.query(text) ?? text
+    if (!/json/i.test(type)) return text
+    try {
+      const parsed: unknown = JSON.parse(text)
+      const redacted = this.#redact.value(parsed)
+      return JSON.stringify(redacted) === JSON.stringify(parsed) ? text : JSON.stringify(redacted)
+    } catch {
+      return text
+    }
   }
 
   #responseBody(raw: JournalRecord): string | undefined {
@@ -234,6 +276,9 @@ export class Journal {
     }
   }
 }
+
+/** Request bodies the journal keeps as text. */
+const TEXT_TYPES = /json|text\/|xml|x-www-form-urlencoded|javascript/i
 
 function matches(stored: Stored, filter: JournalFilter): boolean {
   const { raw } = stored

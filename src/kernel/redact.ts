@@ -83,6 +83,11 @@ export class Redactor {
     return redacted === undefined ? value : `${value.slice(0, q)}?${redacted}${h < 0 ? '' : value.slice(h)}`
   }
 
+  /** A query string or urlencoded form with secret values replaced, or undefined when it has none. */
+  query(query: string): string | undefined {
+    return this.#query(query)
+  }
+
   /** The query with secret values replaced, or undefined when it has none. */
   #query(query: string): string | undefined {
     const params = new URLSearchParams(query)

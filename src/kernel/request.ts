@@ -5,7 +5,11 @@
  * size limit while it is read, and keeps what it read, so it can be read more than once (a scenario
  * aimed at one client looks at a token request's form before the route reads it).
  */
+import { JOURNAL_BODY_LIMIT } from './constants.js'
 import { PayloadTooLargeError } from './errors.js'
+
+/** A streamed body up to this size is kept once read (the journal shows bodies up to this size). */
+const KEEP_STREAMED = JOURNAL_BODY_LIMIT
 
 /** The signal that aborts when the client goes away, or a function that makes it on first use. */
 export type SignalSource = AbortSignal | (() => AbortSignal)
@@ -56,16 +60,21 @@ export class RequestBody {
     }
     const source = this.#take()
     let seen = 0
+    // A small body is kept as it streams by, so it can be read again (and journaled as sent).
+    let kept: Uint8Array[] | undefined = []
     try {
       for await (const chunk of source) {
         seen += chunk.byteLength
         if (seen > this.#limit) throw new PayloadTooLargeError(this.#limit)
+        if (kept !== undefined && seen > KEEP_STREAMED) kept = undefined
+        else kept?.push(chunk)
         if (chunk.byteLength > 0) onChunk(chunk)
       }
     } catch (error) {
       this.#failure = error
       throw error
     }
+    if (kept !== undefined) this.#bytes = kept.length === 1 && kept[0] ? kept[0] : Buffer.concat(kept)
     return seen
   }
 
@@ -77,7 +86,12 @@ export class RequestBody {
     }
     const chunks: Uint8Array[] = []
     await this.each((chunk) => chunks.push(chunk))
-    this.#bytes = chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks)
+    this.#bytes ??= chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks)
+    return this.#bytes
+  }
+
+  /** The bytes, when they are in memory already (read whole, or handed over whole); never reads. */
+  kept(): Uint8Array | undefined {
     return this.#bytes
   }
 

@@ -11,6 +11,7 @@ import type { ScenarioTarget } from './domain.js'
 import { HttpError, PayloadTooLargeError, UnknownScenarioError } from './errors.js'
 import type { Journal, Transport } from './journal.js'
 import type { Logger } from './logger.js'
+import { type NearMiss, nearMiss } from './near-miss.js'
 import { type FaultKind, type Reply, fault, fixedBody, headersOf, json, text } from './reply.js'
 import type { IncomingRequest } from './request.js'
 import { type CompiledPattern, RouteTable, compilePattern } from './router.js'
@@ -71,7 +72,31 @@ export class Pipeline {
     }
     const allowed = match.kind === 'method-not-allowed' ? match.allowed : undefined
     const answer = this.#table.methods.has(request.method) ? this.#unmatched(request, allowed) : notImplemented(request.method)
-    return this.#finish(answer, request, transport, 'unmatched', this.#services.clock.now(), [], undefined, undefined)
+    const near = this.#nearest(request, match.kind === 'match' ? match.route : undefined)
+    return this.#finish(answer, request, transport, 'unmatched', this.#services.clock.now(), [], undefined, undefined, near)
+  }
+
+  /** The near miss of a request no route answered: the route it came closest to, and what differed. */
+  #nearest(request: IncomingRequest, sameLine: CompiledRoute | undefined): NearMiss | undefined {
+    const { method, url } = request
+    const route =
+      sameLine ??
+      this.routes.filter((r) => r.pattern.match(url.pathname) !== undefined).sort((a, b) => this.#onOrigin(b, url) - this.#onOrigin(a, url))[0] ??
+      this.closest(method, url.pathname, this.#neighbours(url.pathname), true)
+    if (!route) return undefined
+    const { definition } = route
+    return nearMiss(method, url, { id: definition.id, method: definition.method, pattern: route.pattern, origin: this.#services.origins[definition.origin] ?? '' })
+  }
+
+  #onOrigin(route: CompiledRoute, url: URL): number {
+    return this.#services.origins[route.definition.origin] === url.origin ? 1 : 0
+  }
+
+  /** The routes a missed path is compared with: the emulator's own under its prefix, the platform's elsewhere. */
+  #neighbours(pathname: string): CompiledRoute[] {
+    const first = pathname.split('/')[1] ?? ''
+    const own = this.routes.some((r) => r.definition.control && r.definition.path.split('/')[1] === first)
+    return this.routes.filter((r) => (r.definition.control ?? false) === own)
   }
 
   /** The route whose pattern is nearest to a path that matched none (for error messages). */
@@ -115,7 +140,7 @@ export class Pipeline {
       const header = request.headers.get(SCENARIO_HEADER)
       if (header) {
         try {
-          perRequest = parseActivations(header, SCENARIO_HEADER, this.#targetNames).map(({ name, activation }) => scenarios.activate(name, activation, 'request'))
+          perRequest = parseActivations(header, SCENARIO_HEADER, this.#targetNames).flatMap(({ name, activation }) => scenarios.activate(name, activation, 'request'))
         } catch (error) {
           const message = error instanceof UnknownScenarioError ? `${error.message} (from the ${SCENARIO_HEADER} header)` : errorMessage(error)
           return this.#finish(text(message, { status: 400 }), request, transport, definition.id, receivedAt, [], undefined, undefined)
@@ -185,9 +210,8 @@ export class Pipeline {
     }
     // A miss under the emulator's own prefix is the emulator's own 404; any other path is a
     // platform path svc-mock does not emulate, and the hint names an emulated platform route.
-    const first = url.pathname.split('/')[1] ?? ''
-    const own = this.routes.some((r) => r.definition.control && r.definition.path.split('/')[1] === first)
-    const among = this.routes.filter((r) => (r.definition.control ?? false) === own)
+    const among = this.#neighbours(url.pathname)
+    const own = among.some((r) => r.definition.control)
     // A platform path always names its nearest emulated route, however far: a caller should see what exists.
     const closest = this.closest(method, url.pathname, among, !own)
     const hint = closest ? { closest: `${closest.definition.method} ${closest.definition.path} (${closest.definition.id})` } : {}
@@ -244,6 +268,7 @@ export class Pipeline {
     scenarioNames: readonly string[],
     ctx: RequestContext | undefined,
     definition: RouteDefinition | undefined,
+    near?: NearMiss,
   ): Reply {
     if (definition?.unjournaled) return reply
     const { journal, logger, clock } = this.#services
@@ -263,6 +288,8 @@ export class Pipeline {
       responseHeaders: failed ? undefined : reply.headers,
       responseBody: definition?.control ? undefined : fixedBody(reply),
       secretResponse: definition?.secretResponse === true,
+      requestBytes: request.body?.kept(),
+      ...(near === undefined ? {} : { nearMiss: near }),
     })
     if (logger.format !== 'silent') {
       const entry = journal.get(seq)

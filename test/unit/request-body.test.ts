@@ -21,12 +21,19 @@ describe('RequestBody', () => {
     expect(await body.text()).toBe('{"a":1}')
   })
 
-  it('streams chunk by chunk, then can no longer be read', async () => {
+  it('streams chunk by chunk; a small body is kept as it passes (for the journal), a large one is not', async () => {
     const body = new RequestBody(chunks('hel', 'lo'))
     const seen: string[] = []
+    expect(body.kept()).toBeUndefined()
     expect(await body.each((chunk) => seen.push(new TextDecoder().decode(chunk)))).toBe(5)
     expect(seen).toEqual(['hel', 'lo'])
-    await expect(body.text()).rejects.toThrow(/already been read/)
+    expect(new TextDecoder().decode(body.kept())).toBe('hello')
+    expect(await body.text()).toBe('hello')
+
+    const large = new RequestBody(chunks('x'.repeat(40_000), 'y'.repeat(40_000)))
+    expect(await large.each(() => undefined)).toBe(80_000)
+    expect(large.kept()).toBeUndefined()
+    await expect(large.text()).rejects.toThrow(/already been read/)
   })
 
   it('keeps a streamed body once read whole, so a second reader gets it from memory', async () => {

@@ -70,7 +70,7 @@ describe('ScenarioEngine.decide', () => {
     engine.use('gone')
     engine.use('slow', { params: { ms: 30 } })
     engine.use('broken')
-    const decision = engine.decide('versions.list', 'GET', {}, [engine.activate('slow', { params: { ms: 5 } }, 'request')])
+    const decision = engine.decide('versions.list', 'GET', {}, engine.activate('slow', { params: { ms: 5 } }, 'request'))
     expect(decision.delayMs).toBe(35)
     expect(decision.outcome).toMatchObject({ kind: 'error', code: 'server-error', scenario: 'broken' })
     expect(decision.scenarios).toEqual(['gone', 'slow', 'broken', 'slow'])

@@ -59,15 +59,18 @@ export class ScenarioCatalogue {
     }
     const definition: ScenarioDefinition = { ...parsed.data, source }
     const params = this.fillDefaults(definition, {}, source)
-    for (const [index, rule] of (definition.rules ?? []).entries()) {
-      checkParamRefs(rule, definition.params ?? {}, source, `rules[${index}]`)
-    }
-    if (definition.settings) {
-      checkParamRefs(definition.settings, definition.params ?? {}, source, 'settings')
-      const filled = fillParams(definition.settings, params)
-      if (isPlainObject(filled)) {
-        const problem = this.#checkSettings(filled)
-        if (problem) throw new ScenarioError(source, joinPath('settings', problem.path), problem.rule)
+    const pieces = definition.parts === undefined ? [{ piece: definition, at: '' }] : definition.parts.map((piece, i) => ({ piece, at: `parts[${i}].` }))
+    for (const { piece, at } of pieces) {
+      for (const [index, rule] of (piece.rules ?? []).entries()) {
+        checkParamRefs(rule, definition.params ?? {}, source, `${at}rules[${index}]`)
+      }
+      if (piece.settings) {
+        checkParamRefs(piece.settings, definition.params ?? {}, source, `${at}settings`)
+        const filled = fillParams(piece.settings, params)
+        if (isPlainObject(filled)) {
+          const problem = this.#checkSettings(filled)
+          if (problem) throw new ScenarioError(source, joinPath(`${at}settings`, problem.path), problem.rule)
+        }
       }
     }
     this.#byName.set(definition.name, definition)
@@ -95,7 +98,8 @@ export class ScenarioCatalogue {
   /** A scenario rule asking for a domain error that no route it targets knows is refused at start. */
   checkErrors(routes: readonly RouteDefinition[]): void {
     for (const definition of this.list()) {
-      for (const [index, rule] of (definition.rules ?? []).entries()) {
+      const rules = definition.parts === undefined ? (definition.rules ?? []).map((rule, i) => ({ rule, at: `rules[${i}]` })) : definition.parts.flatMap((part, p) => (part.rules ?? []).map((rule, i) => ({ rule, at: `parts[${p}].rules[${i}]` })))
+      for (const { rule, at } of rules) {
         if (rule.error === undefined) continue
         const selectors = typeof rule.route === 'string' ? [rule.route] : rule.route
         const targeted = routes.filter((r) => !r.control && selectors.some((s) => routeMatches(s, r.id)))
@@ -103,7 +107,7 @@ export class ScenarioCatalogue {
           const known = [...new Set(targeted.flatMap((r) => r.scenarioErrors ?? []))]
           throw new ScenarioError(
             definition.source,
-            `rules[${index}].error`,
+            `${at}.error`,
             `no route it targets knows the error "${rule.error}"${known.length > 0 ? ` (they know: ${known.join(', ')})` : ''}`,
           )
         }

@@ -16,7 +16,7 @@ import { routeMatches } from '../route.js'
 import { mergeSettings, isPlainObject, type SettingsTree } from '../settings.js'
 import { type ScenarioCatalogue, type ScenarioDefinition, fillParams } from './catalogue.js'
 import { SeededIds } from '../ids.js'
-import { type Activation, FAULTS, type Fault, type ParamValue, type ScenarioRule } from './schema.js'
+import { type Activation, FAULTS, type Fault, type ParamValue, type ScenarioFile, type ScenarioPart, type ScenarioRule } from './schema.js'
 
 export type { Activation }
 
@@ -26,6 +26,8 @@ export type ScenarioLevel = 'run' | 'test' | 'request'
 export interface ActiveScenario {
   readonly id: number
   readonly name: string
+  /** The scenario it reproduces: its own name, or a part's `from` (a scenario made of parts has one per part). */
+  readonly from: string
   readonly level: ScenarioLevel
   readonly params: Readonly<Record<string, ParamValue>>
   /** What it is aimed at: `route` and the domains' targets, by name. */
@@ -35,6 +37,8 @@ export interface ActiveScenario {
   readonly routes: readonly string[]
   /** Requests left before it switches itself off; Infinity for no limit. */
   remaining: number
+  /** The seed of `random`. */
+  readonly seed: number
   /** Draws for rules with `probability`, seeded by the `seed` parameter so a run repeats. */
   readonly random: SeededIds
   /** Matching requests seen so far, per rule (for `every`). */
@@ -84,7 +88,16 @@ export interface ScenarioListing {
   params: Record<string, { type: string; default?: ParamValue; description?: string }>
   active: boolean
   /** Present when active: the activation's parameters, target and requests left. */
-  activation?: { params: Record<string, ParamValue>; target: ActiveScenario['target']; remaining: number | null; level: ScenarioLevel }
+  activation?: {
+    params: Record<string, ParamValue>
+    target: ActiveScenario['target']
+    remaining: number | null
+    level: ScenarioLevel
+    /** Its rank among the scenarios on (1: switched on first, so the others win where they overlap). */
+    order: number
+    /** A scenario made of parts: each part's origin, aim and requests left (`target` and `remaining` are then the first part's). */
+    parts?: Array<{ from: string; target: ActiveScenario['target']; remaining: number | null }>
+  }
   source: string
 }
 
@@ -122,17 +135,17 @@ export class ScenarioEngine {
    * Switches a scenario on: inside a `boundary()` for that boundary only, otherwise for the run.
    * Switching on a scenario that is already on replaces its activation.
    */
-  use(name: string, activation: Activation = {}): ActiveScenario {
+  use(name: string, activation: Activation = {}): ActiveScenario[] {
     const store = this.#als.getStore()
     const level: ScenarioLevel = store ? 'test' : 'run'
     const active = this.activate(name, activation, level)
     if (store) {
       store.active = store.active.filter((s) => s.name !== name)
-      store.active.push(active)
+      store.active.push(...active)
       store.hidden.delete(name)
     } else {
       this.#run = this.#run.filter((s) => s.name !== name)
-      this.#run.push(active)
+      this.#run.push(...active)
       this.#emit({ name, on: true, level })
     }
     return active
@@ -185,9 +198,12 @@ export class ScenarioEngine {
   }
 
   list(): ScenarioListing[] {
-    const active = new Map(this.active().map((s) => [s.name, s]))
+    const active = new Map<string, ActiveScenario[]>()
+    for (const s of this.active()) active.set(s.name, [...(active.get(s.name) ?? []), s])
+    const order = [...active.keys()]
     return this.catalogue.list().map((definition) => {
-      const on = active.get(definition.name)
+      const parts = active.get(definition.name)
+      const on = parts?.[0]
       const params: ScenarioListing['params'] = {}
       for (const [key, spec] of Object.entries(definition.params ?? {})) {
         params[key] = {
@@ -207,8 +223,10 @@ export class ScenarioEngine {
               activation: {
                 params: { ...on.params },
                 target: on.target,
-                remaining: Number.isFinite(on.remaining) ? on.remaining : null,
+                remaining: left(on),
                 level: on.level,
+                order: order.indexOf(definition.name) + 1,
+                ...(definition.parts === undefined ? {} : { parts: (parts ?? []).map((p) => ({ from: p.from, target: p.target, remaining: left(p) })) }),
               },
             }
           : {}),
@@ -222,8 +240,12 @@ export class ScenarioEngine {
     return () => this.#listeners.delete(listener)
   }
 
-  /** Builds an activation without switching it on (used for per-request scenarios). */
-  activate(name: string, activation: Activation, level: ScenarioLevel): ActiveScenario {
+  /**
+   * Builds an activation without switching it on (used for per-request scenarios): one active
+   * scenario, or one per part of a scenario made of parts. The activation's `times` and aim apply
+   * to every part, over the part's own.
+   */
+  activate(name: string, activation: Activation, level: ScenarioLevel): ActiveScenario[] {
     const definition = this.catalogue.get(name)
     const params = this.catalogue.fillDefaults(definition, activation.params ?? {})
     const times = activation.times
@@ -231,20 +253,62 @@ export class ScenarioEngine {
       throw new ScenarioError(name, 'times', `must be a whole number of requests >= 1, got ${String(times)}`)
     }
     this.#checkAim(name, activation)
-    const settings = definition.settings ? fillParams(definition.settings, params) : undefined
-    const rules = (definition.rules ?? []).map((rule) => resolveRule(rule, params))
+    const aim = { ...activation.targets, ...(activation.route === undefined ? {} : { route: activation.route }) }
+    const pieces: ReadonlyArray<ScenarioPart> = definition.parts ?? [definition]
+    return pieces.map((piece, index) => {
+      if (piece.aim !== undefined) {
+        const { route, ...targets } = piece.aim
+        this.#checkAim(`${name} parts[${index}]`, { ...(route === undefined ? {} : { route }), targets })
+      }
+      const settings = piece.settings ? fillParams(piece.settings, params) : undefined
+      const rules = (piece.rules ?? []).map((rule) => resolveRule(rule, params))
+      const seed = piece.seed ?? (typeof params.seed === 'number' ? params.seed : 1)
+      return {
+        id: this.#nextId++,
+        name,
+        from: piece.from ?? name,
+        level,
+        params,
+        target: { ...piece.aim, ...aim },
+        rules,
+        settings: isPlainObject(settings) ? settings : undefined,
+        routes: routesOf(piece, rules),
+        remaining: times ?? piece.times ?? Number.POSITIVE_INFINITY,
+        seed,
+        random: new SeededIds(seed),
+        seen: rules.map(() => 0),
+      }
+    })
+  }
+
+  /**
+   * What is on here, as one scenario file that reproduces it: a part per scenario on (per part of
+   * a scenario made of parts), in the order they rank, each with its routes, its settings and
+   * rules with the parameters filled in, its aim and the requests it has left. A rule's `every`
+   * count and `probability` draws start afresh when the file is switched on.
+   */
+  snapshot(name: string, description?: string): ScenarioFile {
+    const active = this.active()
+    const names = [...new Set(active.map((s) => s.name))]
+    const parts = active.map((s): ScenarioPart => ({
+      from: s.from,
+      routes: s.routes.length === 1 && s.routes[0] !== undefined ? s.routes[0] : [...s.routes],
+      ...(s.settings === undefined ? {} : { settings: s.settings }),
+      ...(s.rules.length === 0 ? {} : { rules: s.rules.map(ruleOf) }),
+      ...(Object.keys(s.target).length === 0 ? {} : { aim: { ...s.target } }),
+      ...(Number.isFinite(s.remaining) ? { times: s.remaining } : {}),
+      ...(s.rules.some((r) => r.probability !== undefined) ? { seed: s.seed } : {}),
+    }))
+    const described = active.map((s) => describePart(s)).join('; then ')
     return {
-      id: this.#nextId++,
       name,
-      level,
-      params,
-      target: { ...activation.targets, ...(activation.route === undefined ? {} : { route: activation.route }) },
-      rules,
-      settings: isPlainObject(settings) ? settings : undefined,
-      routes: routesOf(definition, rules),
-      remaining: times ?? Number.POSITIVE_INFINITY,
-      random: new SeededIds(typeof params.seed === 'number' ? params.seed : 1),
-      seen: rules.map(() => 0),
+      summary: names.length === 0 ? 'Nothing: no scenario was on when this was saved.' : `What was on, together: ${names.join(', ')}.`,
+      description:
+        description ??
+        (active.length === 0
+          ? 'Saved from svc-mock while no scenario was on: switching it on changes nothing.'
+          : `Saved from svc-mock: the scenarios that were on, one part each, in the order they ranked (a later part wins where two touch the same request): ${described}.`),
+      parts,
     }
   }
 
@@ -295,7 +359,7 @@ export class ScenarioEngine {
     }
     const usedUp = touching.filter((scenario) => this.#consume(scenario)).map((s) => s.name)
     return {
-      scenarios: touching.map((s) => s.name),
+      scenarios: namesOf(touching),
       settings: this.#settingsFor(base, touching),
       delayMs,
       outcome,
@@ -321,9 +385,7 @@ export class ScenarioEngine {
 
   /** Names of the scenarios on here that touch a route and target, without counting a request. */
   touchingAt(routeId: string, targets: RequestTargets): string[] {
-    return this.active()
-      .filter((s) => touches(s, routeId, targets))
-      .map((s) => s.name)
+    return namesOf(this.active().filter((s) => touches(s, routeId, targets)))
   }
 
   /** An activation aimed at a route or a target that does not exist is refused, naming the closest. */
@@ -417,7 +479,50 @@ function resolveRule(rule: ScenarioRule, params: Readonly<Record<string, ParamVa
   }
 }
 
-function routesOf(definition: ScenarioDefinition, rules: readonly ResolvedRule[]): string[] {
+/** The names of active scenarios, once per activation (the parts of one activation share a name and level). */
+function namesOf(scenarios: readonly ActiveScenario[]): string[] {
+  const seen = new Set<string>()
+  const names: string[] = []
+  for (const s of scenarios) {
+    const key = `${s.level}:${s.name}`
+    if (seen.has(key)) continue
+    seen.add(key)
+    names.push(s.name)
+  }
+  return names
+}
+
+/** Requests left, or null for no limit. */
+function left(scenario: ActiveScenario): number | null {
+  return Number.isFinite(scenario.remaining) ? scenario.remaining : null
+}
+
+/** A resolved rule written back as a file's rule. */
+function ruleOf(rule: ResolvedRule): ScenarioRule {
+  return {
+    route: rule.routes.length === 1 && rule.routes[0] !== undefined ? rule.routes[0] : [...rule.routes],
+    ...(rule.method === undefined ? {} : { method: rule.method }),
+    ...(rule.delay > 0 ? { delay: rule.delay } : {}),
+    ...(rule.fault === undefined ? {} : { fault: rule.fault }),
+    ...(rule.probability === undefined ? {} : { probability: rule.probability }),
+    ...(rule.every === undefined || rule.every === 0 ? {} : { every: rule.every }),
+    ...(rule.error === undefined ? {} : { error: rule.error }),
+    ...(rule.message === undefined ? {} : { message: rule.message }),
+    ...(rule.respond === undefined ? {} : { respond: rule.respond }),
+  }
+}
+
+/** `webhook-queue-full (capacity=2; webhook orders; 5 requests left)`. */
+function describePart(s: ActiveScenario): string {
+  const details = [
+    ...Object.entries(s.params).map(([key, value]) => `${key}=${String(value)}`),
+    ...Object.entries(s.target).map(([key, value]) => `${key} ${value}`),
+    ...(Number.isFinite(s.remaining) ? [`${s.remaining} request${s.remaining === 1 ? '' : 's'} left`] : []),
+  ]
+  return details.length === 0 ? s.from : `${s.from} (${details.join('; ')})`
+}
+
+function routesOf(definition: Pick<ScenarioDefinition, 'routes'>, rules: readonly ResolvedRule[]): string[] {
   if (definition.routes !== undefined) return typeof definition.routes === 'string' ? [definition.routes] : definition.routes
   if (rules.length === 0) return ['*']
   return [...new Set(rules.flatMap((r) => r.routes))]

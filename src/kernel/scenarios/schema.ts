@@ -67,8 +67,28 @@ export const ScenarioRule = z
   })
 export type ScenarioRule = z.infer<typeof ScenarioRule>
 
+/**
+ * One part of a scenario made of parts (what the dashboard saves: the scenarios that were on, each
+ * a part). A part touches its own routes, applies its own settings and rules, and may be aimed and
+ * counted on its own, as the activation it was saved from was.
+ */
+export const ScenarioPartSchema = z.strictObject({
+  /** The scenario this part reproduces (for people reading the file; the part stands alone). */
+  from: z.string().optional(),
+  routes: RouteSelector.optional(),
+  settings: z.record(z.string(), z.unknown()).optional(),
+  rules: z.array(ScenarioRule).optional(),
+  /** Only requests to this route (`route`) and with these targets (`webhook`, `client`, …). */
+  aim: z.record(z.string(), z.string().min(1)).optional(),
+  /** The part switches itself off after touching this many requests. */
+  times: z.number().int().min(1).optional(),
+  /** Seed of the draws of its rules with `probability` (default: the `seed` parameter, or 1). */
+  seed: z.number().int().min(0).optional(),
+})
+export type ScenarioPart = z.infer<typeof ScenarioPartSchema>
 
-export const ScenarioFileSchema: z.ZodType<ScenarioFile> = z.strictObject({
+export const ScenarioFileSchema: z.ZodType<ScenarioFile> = z
+  .strictObject({
   $schema: z.string().optional(),
   name: z.string().regex(SCENARIO_NAME, 'must be lower-case letters, digits and dashes'),
   description: z.string().min(1),
@@ -80,7 +100,13 @@ export const ScenarioFileSchema: z.ZodType<ScenarioFile> = z.strictObject({
   /** A partial settings tree; checked against the domains' settings after `$param`s are filled. */
   settings: z.record(z.string(), z.unknown()).optional(),
   rules: z.array(ScenarioRule).optional(),
-}) as unknown as z.ZodType<ScenarioFile>
+  /** Instead of `routes`, `settings` and `rules`: parts, each with its own (applied in order, the later winning). */
+  parts: z.array(ScenarioPartSchema).optional(),
+})
+  .refine((file) => file.parts === undefined || (file.routes === undefined && file.settings === undefined && file.rules === undefined), {
+    message: 'a scenario with "parts" has no "routes", "settings" or "rules" of its own (each part has them)',
+    path: ['parts'],
+  }) as unknown as z.ZodType<ScenarioFile>
 
 export interface ScenarioFile {
   $schema?: string
@@ -91,6 +117,7 @@ export interface ScenarioFile {
   routes?: string | string[]
   settings?: Record<string, unknown>
   rules?: ScenarioRule[]
+  parts?: ScenarioPart[]
 }
 
 /** How one scenario is switched on: for how many requests, with which parameters, aimed at what. */
