@@ -97,7 +97,7 @@ export function journalApi(journal: Journal, clock: Clock, routes: () => readonl
     // Tracked, so a test can see the wait parked on the clock (waitForParked) before advancing.
     wait: async (filter, options) => {
       check(filter)
-      return await clock.track(() => journal.wait(filter, options))
+      return await clock.track((task) => journal.wait(filter, options, (ms, signal) => task.sleep(ms, signal)))
     },
     clear: () => journal.clear(),
     har: (filter) => {

@@ -5,6 +5,7 @@
  * and builds the redacted entry the first time someone reads it, so recording costs a request
  * almost nothing.
  */
+import { Ring } from './ring.js'
 import type { Clock } from './clock.js'
 import { DEFAULT_WAIT_MS, JOURNAL_BODY_LIMIT } from './constants.js'
 import type { NearMiss } from './near-miss.js'
@@ -111,7 +112,7 @@ export interface JournalListener {
 
 export class Journal {
   readonly capacity: number
-  #ring: Stored[] = []
+  readonly #ring: Ring<Stored>
   #seq = 0
   #waiters = new Set<Waiter>()
   #listeners = new Set<JournalListener>()
@@ -122,6 +123,7 @@ export class Journal {
     this.#clock = clock
     this.#redact = redact
     this.capacity = capacity
+    this.#ring = new Ring(capacity)
   }
 
   /** Stores one exchange; returns its sequence number. */
@@ -130,7 +132,6 @@ export class Journal {
     const raw = record.requestBytes !== undefined && record.requestBytes.byteLength > JOURNAL_BODY_LIMIT ? { ...record, requestBytes: undefined } : record
     const stored: Stored = { seq: ++this.#seq, raw, entry: undefined }
     this.#ring.push(stored)
-    if (this.#ring.length > this.capacity) this.#ring.splice(0, this.#ring.length - this.capacity)
     for (const waiter of this.#waiters) {
       if (matches(stored, waiter.filter)) {
         this.#waiters.delete(waiter)
@@ -157,8 +158,8 @@ export class Journal {
 
   /** The entry with this sequence number, if the ring still holds it. */
   get(seq: number): JournalEntry | undefined {
-    const first = this.#ring[0]
-    const stored = first ? this.#ring[seq - first.seq] : undefined
+    const first = this.#ring.at(0)
+    const stored = first ? this.#ring.at(seq - first.seq) : undefined
     return stored?.seq === seq ? this.#entry(stored) : undefined
   }
 
@@ -170,9 +171,10 @@ export class Journal {
 
   /**
    * Resolves with the first entry matching `filter`: one already recorded when `filter.since` is
-   * given, otherwise the next one to arrive. Resolves undefined after `timeoutMs` of emulator time.
+   * given, otherwise the next one to arrive. Resolves undefined after `timeoutMs` of emulator time
+   * (waited with `sleep`: a tracked caller passes its task's wait, so the wait counts as parked).
    */
-  async wait(filter: JournalFilter = {}, options: JournalWaitOptions = {}): Promise<JournalEntry | undefined> {
+  async wait(filter: JournalFilter = {}, options: JournalWaitOptions = {}, sleep: (ms: number, signal: AbortSignal) => Promise<void> = (ms, signal) => this.#clock.sleep(ms, signal)): Promise<JournalEntry | undefined> {
     if (filter.since !== undefined) {
       const first = this.#ring.find((stored) => matches(stored, filter))
       if (first) return this.#entry(first)
@@ -190,7 +192,7 @@ export class Journal {
           },
         }
         this.#waiters.add(waiter)
-        this.#clock.sleep(options.timeoutMs ?? DEFAULT_WAIT_MS, timeout.signal).then(
+        sleep(options.timeoutMs ?? DEFAULT_WAIT_MS, timeout.signal).then(
           () => {
             this.#waiters.delete(waiter)
             resolve(undefined)
@@ -208,7 +210,7 @@ export class Journal {
 
   /** Empties the journal (sequence numbers keep counting). */
   clear(): void {
-    this.#ring = []
+    this.#ring.clear()
     for (const listener of this.#listeners) listener.cleared()
   }
 

@@ -33,8 +33,11 @@ export interface RequestContext {
   identity: string | undefined
   /** The request body as the route understood it, for the journal (redacted when read). */
   journalBody: unknown
-  /** Waits on the emulator clock until `ms` after the request arrived. */
-  delay(ms: number): Promise<void>
+  /**
+   * Waits on the emulator clock until `ms` after the request arrived (the request counts as parked
+   * meanwhile: `advance()` does not wait for it). Rejects when the client goes away, or `until` aborts.
+   */
+  delay(ms: number, until?: AbortSignal): Promise<void>
 }
 
 export interface RouteDefinition {

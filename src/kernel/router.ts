@@ -51,6 +51,7 @@ export function matchSegments(segments: readonly Segment[], parts: readonly stri
 }
 
 function safeDecode(part: string): string {
+  if (!part.includes('%')) return part
   try {
     return decodeURIComponent(part)
   } catch {

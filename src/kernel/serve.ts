@@ -4,7 +4,7 @@
  * errors in the route's wire format, and journals what was answered. The msw handlers, the
  * node:http server and `emu.handle()` only translate to and from it.
  */
-import type { Clock } from './clock.js'
+import type { Clock, Task } from './clock.js'
 import { DEFAULT_BODY_LIMIT, SCENARIO_HEADER } from './constants.js'
 import { near } from './closest.js'
 import type { ScenarioTarget } from './domain.js'
@@ -163,15 +163,26 @@ export class Pipeline {
       get signal(): AbortSignal {
         return signalOf()
       },
-      responseHeaders: new Headers(),
+      // Made on first use: most answers add no header.
+      get responseHeaders(): Headers {
+        return (responseHeaders ??= new Headers())
+      },
       identity: undefined,
       journalBody: undefined,
-      delay: (ms) => clock.waitUntil(receivedAt + ms, signalOf()),
+      delay: (ms, until) => wait(receivedAt + ms, until),
+    }
+    let responseHeaders: Headers | undefined
+    // The request's own clock waits park its task, so advance() does not wait for them.
+    let task: Task | undefined
+    const wait = (deadline: number, until?: AbortSignal): Promise<void> => {
+      const signal = until === undefined ? signalOf() : AbortSignal.any([until, signalOf()])
+      return task ? task.waitUntil(deadline, signal) : clock.waitUntil(deadline, signal)
     }
 
     const declared = request.body?.length
-    const run = async (): Promise<Reply> => {
-      if (decision.delayMs > 0) await clock.waitUntil(receivedAt + decision.delayMs, signalOf())
+    const run = async (tracked?: Task): Promise<Reply> => {
+      task = tracked
+      if (decision.delayMs > 0) await wait(receivedAt + decision.delayMs)
       if (decision.outcome) return this.#scenarioAnswer(definition, ctx, decision.outcome)
       if (declared !== undefined && declared > limit) throw new PayloadTooLargeError(limit)
       return await definition.resolve(ctx)
@@ -183,8 +194,8 @@ export class Pipeline {
     } catch (error) {
       reply = this.#renderError(definition, ctx, error)
     }
-    if (reply.fault === undefined) {
-      ctx.responseHeaders.forEach((value, name) => {
+    if (reply.fault === undefined && responseHeaders !== undefined) {
+      responseHeaders.forEach((value, name) => {
         if (!reply.headers.has(name)) reply.headers.set(name, value)
       })
     }

@@ -17,8 +17,19 @@ export interface MediaType {
 }
 
 /** Parses `type/subtype; a=b; c="d"` (RFC 9110 section 8.3.1). Undefined for no header. */
+/** The last header parsed and its result: calls in a row nearly always send the same Content-Type. */
+let lastMediaType: { header: string; parsed: MediaType } | undefined
+
 export function parseMediaType(header: string | null): MediaType | undefined {
   if (header === null || header.trim() === '') return undefined
+  // The result is read-only (a ReadonlyMap), so one parse can serve both.
+  if (lastMediaType?.header === header) return lastMediaType.parsed
+  const parsed = parseMediaTypeNow(header)
+  lastMediaType = { header, parsed }
+  return parsed
+}
+
+function parseMediaTypeNow(header: string): MediaType {
   const [head = '', ...rest] = splitParams(header)
   const params = new Map<string, string>()
   for (const part of rest) {
@@ -75,8 +86,22 @@ export function decodeChunk(decoder: TextDecoder, chunk: Uint8Array | undefined,
   }
 }
 
+/** Decoders for bodies already in memory, by charset: decoding in one call keeps no state, so one serves every request. */
+const wholeDecoders = new Map<string, TextDecoder>()
+
 /** Reads the whole body as text in its charset, decoding chunk by chunk as it streams in. */
 export async function readText(body: RequestBody, charset: string | undefined, what: string): Promise<{ text: string; bytes: number }> {
+  if (body.kept() !== undefined) {
+    // Labels are case-insensitive and trimmed (WHATWG Encoding), so this holds at most one decoder per known label.
+    const label = (charset ?? '').trim().toLowerCase()
+    let decoder = wholeDecoders.get(label)
+    if (!decoder) {
+      decoder = decoderFor(charset)
+      wholeDecoders.set(label, decoder)
+    }
+    const bytes = await body.bytes()
+    return { text: decodeChunk(decoder, bytes, false, what), bytes: bytes.byteLength }
+  }
   const decoder = decoderFor(charset)
   const parts: string[] = []
   const bytes = await body.each((chunk) => {

@@ -9,7 +9,7 @@
  * holds the flow until the response timeout has passed, then is abandoned so later calls can run).
  * Workers run inside `clock.track()`, so `clock.advance()` settles them.
  */
-import type { Clock } from '../kernel/clock.js'
+import type { Clock, Task } from '../kernel/clock.js'
 import { queueFull } from './wire.js'
 import type { ExecutionLog } from './executions.js'
 import type { Bundle, FlowConfig, FlowPatch, ResponseStep, WebhookRecord, WebhooksSettings } from './model.js'
@@ -135,7 +135,7 @@ export class FlowRunner {
     if (!queue || queue.running || queue.calls.length === 0) return
     queue.running = true
     const generation = this.#generation
-    this.#deps.clock.track(() => this.#drain(id, queue, generation)).catch((error: unknown) => this.#deps.onError(error))
+    this.#deps.clock.track((task) => this.#drain(id, queue, generation, task)).catch((error: unknown) => this.#deps.onError(error))
   }
 
   /** Resumes every webhook with calls waiting (a scenario that made flows inactive went off). */
@@ -174,7 +174,7 @@ export class FlowRunner {
     return !settings.gone && (settings.flow.active ?? record.flow.active)
   }
 
-  async #drain(id: string, queue: Queue, generation: number): Promise<void> {
+  async #drain(id: string, queue: Queue, generation: number, task: Task): Promise<void> {
     try {
       for (;;) {
         // The check and `running = false` (finally) happen in one step: no call can slip between.
@@ -183,14 +183,14 @@ export class FlowRunner {
         if (!head || !this.#active(id)) return
         queue.calls.shift()
         this.#deps.onChange?.()
-        await this.#run(id, head, generation)
+        await this.#run(id, head, generation, task)
       }
     } finally {
       queue.running = false
     }
   }
 
-  async #run(id: string, call: Call, generation: number): Promise<void> {
+  async #run(id: string, call: Call, generation: number, task: Task): Promise<void> {
     const { clock, executions } = this.#deps
     const record = this.#deps.webhook(id)
     if (!record) {
@@ -203,11 +203,11 @@ export class FlowRunner {
     if (flow.outcome === 'hang') {
       executions.record({ ...base, processedAt: null, outcome: 'hang' })
       this.#deps.onChange?.()
-      await clock.waitUntil(startedAt + this.#deps.settings(id).responseTimeoutMs)
+      await task.waitUntil(startedAt + this.#deps.settings(id).responseTimeoutMs)
       call.end({ kind: 'hung' })
       return
     }
-    if (flow.processingMs > 0) await clock.waitUntil(startedAt + flow.processingMs)
+    if (flow.processingMs > 0) await task.waitUntil(startedAt + flow.processingMs)
     if (generation !== this.#generation) return
     if (!this.#deps.webhook(id)) {
       // Deleted while the run was going on: nothing to record; a waiting caller gets the failure.
@@ -236,6 +236,10 @@ export class FlowRunner {
   }
 }
 
+/** The last time formatted: runs in a row mostly share their millisecond. */
+let lastIso = { ms: Number.NaN, text: '' }
+
 function iso(ms: number): string {
-  return new Date(ms).toISOString()
+  if (lastIso.ms !== ms) lastIso = { ms, text: new Date(ms).toISOString() }
+  return lastIso.text
 }

@@ -71,9 +71,8 @@ export async function receive(ctx: RequestContext, deps: IntakeDeps): Promise<Re
   if (!flow.active || flow.response === null) return accepted()
 
   // A webhook-response step: the caller waits for the run, parked on the clock until it ends.
-  const deadline = ctx.receivedAt + settings.responseTimeoutMs
   try {
-    await deps.clock.waitUntil(deadline, AbortSignal.any([call.ended(), ctx.signal]))
+    await ctx.delay(settings.responseTimeoutMs, call.ended())
   } catch {
     // the run ended, or the caller went away
   }

@@ -46,9 +46,9 @@ describe('manual clock', () => {
   it('lets tracked work reach its timer before time moves (settle), so an advance right after a call still wakes it', async () => {
     const clock = new Clock({ mode: 'manual', start: START })
     let done = false
-    const work = clock.track(async () => {
+    const work = clock.track(async (task) => {
       for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve))
-      await clock.sleep(1000)
+      await task.sleep(1000)
       done = true
     })
     await clock.advance(1000)
@@ -58,11 +58,35 @@ describe('manual clock', () => {
 
   it('counts tracked work parked on the clock', async () => {
     const clock = new Clock({ mode: 'manual', start: START })
-    const work = clock.track(() => clock.sleep(10))
+    const work = clock.track((task) => task.sleep(10))
     expect(clock.parked()).toBe(1)
     expect(clock.busy()).toBe(0)
     await clock.advance(10)
     await work
+    expect(clock.parked()).toBe(0)
+  })
+
+  it('parks a task only on its own waits: a wait outside it leaves it busy', async () => {
+    const clock = new Clock({ mode: 'manual', start: START })
+    const other = clock.sleep(10)
+    let release: () => void = () => undefined
+    const work = clock.track(() => new Promise<void>((resolve) => (release = resolve)))
+    expect(clock.busy()).toBe(1)
+    expect(clock.parked()).toBe(0)
+    release()
+    await work
+    await clock.advance(10)
+    await other
+    expect(clock.busy()).toBe(0)
+  })
+
+  it('un-parks a task whose wait aborts', async () => {
+    const clock = new Clock({ mode: 'manual', start: START })
+    const controller = new AbortController()
+    const work = clock.track((task) => task.waitUntil(clock.now() + 5000, controller.signal).catch(() => 'aborted'))
+    expect(clock.parked()).toBe(1)
+    controller.abort(new Error('gone'))
+    expect(await work).toBe('aborted')
     expect(clock.parked()).toBe(0)
   })
 

@@ -183,3 +183,28 @@ describe('RouteTable', () => {
     expect(table.match('GET', '/a/b/d')).toEqual({ kind: 'not-found' })
   })
 })
+
+describe('Ring', () => {
+  it('keeps the newest items up to its capacity, oldest first', async () => {
+    const { Ring } = await import('../../src/kernel/ring.js')
+    const ring = new Ring<number>(3)
+    for (let i = 1; i <= 7; i++) ring.push(i)
+    expect([...ring]).toEqual([5, 6, 7])
+    expect(ring.length).toBe(3)
+    expect([ring.at(0), ring.at(2), ring.at(3), ring.at(-1)]).toEqual([5, 7, undefined, undefined])
+    expect(ring.filter((n) => n % 2 === 1)).toEqual([5, 7])
+    expect(ring.find((n) => n > 5)).toBe(6)
+    ring.clear()
+    expect([...ring]).toEqual([])
+    ring.push(9)
+    expect([...ring]).toEqual([9])
+  })
+
+  it('holds nothing with capacity 0', async () => {
+    const { Ring } = await import('../../src/kernel/ring.js')
+    const ring = new Ring<string>(0)
+    ring.push('a')
+    expect([...ring]).toEqual([])
+    expect(ring.at(0)).toBeUndefined()
+  })
+})
