@@ -7,6 +7,7 @@
  * The standalone server is `svc-mock/server` (`startServer()`) or the `svc-mock` command.
  */
 import type { AuthorizePageError, AuthorizeRedirectError, ApiAccessError, OAuthError, RateLimitError } from './auth/index.js'
+import type { MswMissingError } from './adapters/msw-compat.js'
 import type { PortInUseError } from './adapters/server.js'
 import type { ForeignOriginError, MisdirectedRequestError, NotJsonError } from './control/index.js'
 import type { KernelError } from './kernel/errors.js'
@@ -14,6 +15,7 @@ import type { VersionsError } from './versions/index.js'
 import type { ExecutionTimeoutError, WebhookError } from './webhooks/index.js'
 
 export { createEmulator, type InProcessEmulator } from './adapters/in-process.js'
+export { MswMissingError } from './adapters/msw-compat.js'
 
 export type {
   ClockApi,
@@ -107,6 +109,7 @@ export {
 export type AnySvcMockError =
   | KernelError
   | PortInUseError
+  | MswMissingError
   | ForeignOriginError
   | NotJsonError
   | MisdirectedRequestError
