@@ -91,11 +91,13 @@ export function credentials(directory: Directory, server: OAuthServer): Credenti
   return [
     ...directory.apiKeys.all().map((key: ApiKey) => ({
       kind: key.kind === 'user' ? 'user API key' : 'application key',
+      id: key.id,
       label: key.kind === 'user' ? `acts as ${key.userId ?? '?'}` : key.id,
       value: key.kind === 'user' ? `Authorization: Bearer ${key.key}` : `Authorization: AppKey ${key.key}`,
     })),
     ...server.clients.all().map((client) => ({
       kind: 'OAuth client',
+      id: client.clientId,
       label: `${GRANT_LABELS[client.grantType]}, ${METHOD_LABELS[client.authMethod]}`,
       value: client.clientSecret === undefined ? client.clientId : `${client.clientId} / ${client.clientSecret}`,
     })),

@@ -6,7 +6,7 @@
 import { z } from 'zod'
 import type { Emulator } from '../emulator-api.js'
 import { DEFAULT_WAIT_MS } from '../kernel/constants.js'
-import { ConfigError, InvalidInputError, NotFoundError, ScenarioError } from '../kernel/errors.js'
+import { ConfigError, InvalidInputError, NotFoundError, ScenarioError, UnknownScenarioError } from '../kernel/errors.js'
 import type { JournalFilter } from '../kernel/journal.js'
 import { json } from '../kernel/reply.js'
 import type { RouteDefinition } from '../kernel/route.js'
@@ -82,7 +82,7 @@ export function coreRoutes(emu: Emulator, targetNames: readonly string[]): Route
 
 function requireScenario(emu: Emulator, name: string): void {
   if (!emu.scenarios.list().some((s) => s.name === name)) {
-    throw new NotFoundError(`Unknown scenario "${name}". Known scenarios: ${emu.scenarios.list().map((s) => s.name).join(', ')}.`, 'name')
+    throw new NotFoundError(new UnknownScenarioError(name, emu.scenarios.list().map((s) => s.name)).message, 'name')
   }
 }
 
