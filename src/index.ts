@@ -27,10 +27,13 @@ export type {
   EmulatorScenariosApi as ScenariosApi,
   EmulatorState,
   EmulatorUrls,
+  FixtureInput,
+  InlineFixtures,
   JournalApi,
   RouteInfo,
   ScenarioActivation,
   ScenarioTargets,
+  SettingsInput,
 } from './emulator-api.js'
 export { DEFAULT_ORIGIN, VERSION } from './emulator.js'
 export type { ClockMode, ClockOptions, ClockState } from './kernel/clock.js'
@@ -38,8 +41,8 @@ export type { SubscribeOptions } from './kernel/events.js'
 export type { JournalEntry, JournalFilter, JournalWaitOptions, Transport } from './kernel/journal.js'
 export type { LogFormat, Logger } from './kernel/logger.js'
 export type { ScenarioListing } from './kernel/scenarios/engine.js'
-export type { ScenarioFile, ScenarioRule } from './kernel/scenarios/schema.js'
-export type { FixtureInput, InlineFixtures } from './kernel/fixtures.js'
+export type { ScenarioDefinitionInput, ScenarioFile, ScenarioRule, ScenarioRuleInput } from './kernel/scenarios/schema.js'
+export type { JsonObject, JsonValue } from './kernel/json.js'
 export {
   ConfigError,
   ConflictError,
@@ -62,23 +65,47 @@ export {
   OAuthError,
   RateLimitError,
   type ApiAccessProblem,
+  type ApiKeyFixture,
+  type ApiKeyInput,
   type ApiKeysApi,
+  type AuthFixtures,
+  type AuthSettingsInput,
   type ClientInfo,
   type ConsentInfo,
   type CreatedApiKey,
   type CreatedClient,
   type IssueTokenInput,
   type OAuthApi,
+  type OAuthClientFixture,
+  type OAuthClientInput,
   type OAuthClientsApi,
   type OAuthConsentsApi,
   type OAuthErrorCode,
   type Permission,
+  type ScopeName,
+  type SigningKeyInput,
+  type TeamInput,
   type TokenAlgorithm,
   type TokenResponse,
   type UserInfo,
+  type UserInput,
   type UsersApi,
 } from './auth/index.js'
-export { VersionsError, type ElementSummary, type ElementsApi, type OperationResultBody, type StorageFixture, type StoragesApi } from './versions/index.js'
+export {
+  VersionsError,
+  type ElementFixtureInput,
+  type ElementInput,
+  type ElementSummary,
+  type ElementsApi,
+  type GenerateInput,
+  type OperationResultBody,
+  type StorageFixture,
+  type StorageInput,
+  type StoragesApi,
+  type VersionInput,
+  type VersionsFixtures,
+  type VersionsSettingsInput,
+} from './versions/index.js'
 export {
   ExecutionTimeoutError,
   WebhookError,
@@ -93,13 +120,19 @@ export {
   type FlowConfig,
   type FlowOutcome,
   type FlowPatch,
+  type FlowPatchInput,
+  type ItemSpec,
   type ResponseStep,
+  type ResponseStepInput,
   type WebhookEffect,
+  type WebhookInput,
   type WebhookOptions,
   type WebhookProblem,
   type WebhookState,
   type WebhookView,
   type WebhooksApi,
+  type WebhooksFixtures,
+  type WebhooksSettingsInput,
 } from './webhooks/index.js'
 
 /**

@@ -5,7 +5,7 @@
  * and the start-up banner's credentials.
  */
 import type { CredentialInfo } from '../kernel/domain.js'
-import type { ApiKey, Directory } from './directory.js'
+import type { ApiKey, ApiKeyInput, Directory } from './directory.js'
 import { describeApiKey } from './directory.js'
 import type { OAuthApi } from './oauth/api.js'
 import type { ClientInfo } from './oauth/clients.js'
@@ -24,7 +24,8 @@ export interface CreatedApiKey {
 
 export interface ApiKeysApi {
   list(): Array<Omit<CreatedApiKey, 'key'>>
-  create(input: unknown): Promise<CreatedApiKey>
+  /** `{kind: "user" | "app", userId?, permissions?, id?, key?}`; a bad one throws InvalidInputError (400). */
+  create(input: ApiKeyInput): Promise<CreatedApiKey>
   delete(key: string): boolean
 }
 
