@@ -11,6 +11,7 @@ import type { EmulatorEvent as KernelEvent, SubscribeOptions } from './kernel/ev
 import type { Transport } from './kernel/journal.js'
 import type { LogFormat, Logger } from './kernel/logger.js'
 import type { Reply } from './kernel/reply.js'
+import type { JsonObject } from './kernel/json.js'
 import type { IncomingRequest } from './kernel/request.js'
 import type { ScenarioListing } from './kernel/scenarios/engine.js'
 import type { ScenarioDefinitionInput } from './kernel/scenarios/schema.js'
@@ -119,6 +120,8 @@ export interface EmulatorKernelApi {
   handle(request: Request): Promise<Response>
   health(): { status: 'ok'; version: string }
   routes(): RouteInfo[]
+  /** The OpenAPI 3.1 document of every route, generated from the route registry (`GET /__svc-mock/openapi.json`). */
+  openapi(): Promise<JsonObject>
   credentials(): CredentialInfo[]
   /** Back to the fixtures: store, queues, executions, scenarios (the start-up ones stay), clock, journal. */
   reset(): Promise<void>

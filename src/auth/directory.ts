@@ -98,7 +98,7 @@ export class Directory {
   }
 }
 
-const CreateApiKeyBody = z.strictObject({
+export const CreateApiKeyBody = z.strictObject({
   kind: z.enum(['user', 'app']),
   userId: z.string().optional(),
   permissions: z.array(Permission).optional(),

@@ -9,6 +9,7 @@ import type { CredentialInfo, Domain, DomainSchemas, KernelServices, ScenarioTar
 import { type AuthApi, type AuthState, apiKeysApi, credentials, usersApi } from './api.js'
 import type { z } from 'zod'
 import { type ApiKeyFixture, Directory, type UserInput, apiKeysSection, usersSection } from './directory.js'
+import { TEAM_DOC } from './docs.js'
 import { AccessGate } from './gate.js'
 import { oauthApi } from './oauth/api.js'
 import { type OAuthClientFixture, describeClient, oauthClientsSection } from './oauth/clients.js'
@@ -35,6 +36,12 @@ export type { TokenResponse, OAuthErrorCode } from './oauth/wire.js'
 export { ApiAccessError, RateLimitError, type ApiAccessProblem } from './wire.js'
 export { OAuthError, AuthorizePageError, AuthorizeRedirectError } from './oauth/wire.js'
 export { storageResource } from './permissions.js'
+export { SCOPES as SCOPE_DESCRIPTIONS } from './oauth/scopes.js'
+export { RATE_LIMIT_HEADERS, RateLimitBody, TokenResponseBody } from './docs.js'
+/** The schemas of the API-access operations' inputs and views (for the control plane's documentation). */
+export { CreateApiKeyBody as ApiKeyInputSchema } from './directory.js'
+export { ClientInfoSchema, CreateClientBody as OAuthClientInputSchema } from './oauth/clients.js'
+export { Permission as PermissionSchema } from './permissions.js'
 
 /** The fixture sections of API access, as a fixture document gives them. */
 export type AuthFixtures = {
@@ -109,6 +116,7 @@ export function defineAuthDomain(deps: AuthDeps): AuthDomain {
       ...server.routes(),
       {
         id: 'auth.team',
+        doc: TEAM_DOC,
         method: 'GET',
         path: TEAM_PATH,
         origin: 'base',

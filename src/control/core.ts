@@ -3,30 +3,23 @@
  * names: health, the route list, reset, the scenario catalogue (on and off, aimed at a route or
  * at any target the domains declare), the clock, and the journal (read, and wait for a request).
  */
-import { z } from 'zod'
 import type { Emulator } from '../emulator-api.js'
 import { DEFAULT_WAIT_MS } from '../kernel/constants.js'
 import { ConfigError, InvalidInputError, NotFoundError, ScenarioError, UnknownScenarioError } from '../kernel/errors.js'
 import type { JournalFilter } from '../kernel/journal.js'
 import { json } from '../kernel/reply.js'
 import type { RouteDefinition } from '../kernel/route.js'
-import { ParamValue } from '../kernel/scenarios/schema.js'
 import { parseBody } from '../kernel/validation.js'
 import { optionalInt, optionalString, readJson } from './body.js'
+import { AdvanceBody, scenarioOnBody } from './docs.js'
 import { controlRoute as route } from './route.js'
 
-const AdvanceBody = z.strictObject({ ms: z.number().finite().min(0) })
-
 export function coreRoutes(emu: Emulator, targetNames: readonly string[]): RouteDefinition[] {
-  const ScenarioOnBody = z.strictObject({
-    times: z.number().int().min(1).optional(),
-    route: z.string().min(1).optional(),
-    params: z.record(z.string(), ParamValue).optional(),
-    ...Object.fromEntries(targetNames.map((name) => [name, z.string().min(1).optional()])),
-  })
+  const ScenarioOnBody = scenarioOnBody(targetNames)
   return [
     route('health', 'GET', '/health', 'Is the emulator up; its version', () => json(emu.health()), { unjournaled: true }),
     route('routes', 'GET', '/routes', 'Every route the emulator serves', () => json(emu.routes()), { unjournaled: true }),
+    route('openapi', 'GET', '/openapi.json', 'The OpenAPI 3.1 document of every route, this one included', async () => json(await emu.openapi()), { unjournaled: true }),
     route('reset', 'POST', '/reset', 'Back to the fixtures: store, queues, executions, scenarios, clock, journal', async () => {
       await emu.reset()
       return json({ status: 'reset', clock: emu.clock.state() })

@@ -10,6 +10,7 @@ import type { Domain, DomainSchemas, KernelServices } from '../kernel/domain.js'
 import { ElementAdmin } from './admin.js'
 import { type VersionsApi, versionsApi } from './api.js'
 import { VERSIONS_PATH } from './constants.js'
+import { VERSIONS_DOC } from './docs.js'
 import { elementsSection, generateSection, loadElements, storagesSection } from './fixtures.js'
 import { listVersions } from './list.js'
 import type { ElementFixtureInput, GenerateInput, StorageInput } from './model.js'
@@ -21,6 +22,8 @@ export type { ElementsApi, StoragesApi, VersionsApi } from './api.js'
 export type { Where } from './admin.js'
 export type { ElementFixtureInput, ElementInput, GenerateInput, StorageFixture, StorageInput, VersionInput } from './model.js'
 export type { ElementSummary } from './store.js'
+/** The schemas of the element-store operations' inputs (for the control plane's documentation). */
+export { NewElement as ElementInputSchema, StorageFixture as StorageSchema, VersionFixture as VersionInputSchema } from './model.js'
 export { VersionsError, type OperationResultBody } from './wire.js'
 
 /** The fixture sections of the element store, as a fixture document gives them. */
@@ -64,6 +67,7 @@ export function defineVersionsDomain(deps: VersionsDeps): Domain<VersionsApi> {
     routes: [
       {
         id: 'versions.list',
+        doc: VERSIONS_DOC,
         method: 'GET',
         path: VERSIONS_PATH,
         origin: 'base',

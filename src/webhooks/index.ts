@@ -9,6 +9,7 @@ import type { AccessGate } from '../auth/index.js'
 import type { Domain, DomainSchemas, KernelServices, ScenarioTarget } from '../kernel/domain.js'
 import { readSection } from '../kernel/settings.js'
 import { HOOK_PATH, PAYLOAD_LIMIT } from './constants.js'
+import { OPTIONS_DOC, RECEIVE_DOC } from './docs.js'
 import type { Execution, ExecutionPredicate } from './executions.js'
 import { receive } from './intake.js'
 import { type FlowPatchInput, type WebhookInput, WebhooksSettings } from './model.js'
@@ -33,6 +34,8 @@ export type {
   WebhookOptions,
 } from './model.js'
 export type { Execution, ExecutionPredicate } from './executions.js'
+/** The schemas of the webhook operations' inputs and views (for the control plane's documentation). */
+export { DataStructure as DataStructureSchema, FlowConfig as FlowConfigSchema, FlowPatch as FlowPatchSchema, WebhookInput as WebhookInputSchema, WebhookOptions as WebhookOptionsSchema } from './model.js'
 export type { WebhookView } from './service.js'
 export type { ExecutionSummary, WebhookEffect, WebhookState, WebhooksState } from './state.js'
 export { ExecutionTimeoutError } from './executions.js'
@@ -114,6 +117,7 @@ export function defineWebhooksDomain(deps: WebhooksDeps): Domain<WebhooksApi, We
     routes: [
       {
         id: 'webhooks.options',
+        doc: OPTIONS_DOC,
         method: 'OPTIONS',
         path: HOOK_PATH,
         origin: 'webhook',
@@ -122,6 +126,7 @@ export function defineWebhooksDomain(deps: WebhooksDeps): Domain<WebhooksApi, We
       },
       {
         id: RECEIVE,
+        doc: RECEIVE_DOC,
         method: '*',
         path: HOOK_PATH,
         origin: 'webhook',

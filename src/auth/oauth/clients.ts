@@ -7,6 +7,7 @@
  * reset restores them cheaply.
  */
 import { z } from 'zod'
+import { documentAs } from '../../kernel/docs.js'
 import { ConflictError, NotFoundError } from '../../kernel/errors.js'
 import type { FixtureSection } from '../../kernel/fixtures.js'
 import { IndexedCollection } from '../../kernel/store.js'
@@ -38,7 +39,13 @@ const METHOD_LABELS = {
 /** An enum that also takes the platform's labels; typed for callers as the names and the labels as the platform writes them. */
 const normalized = <T extends readonly [string, ...string[]], L extends string>(values: T, labels: Readonly<Record<L, T[number]>>): z.ZodType<T[number], T[number] | L> => {
   const byLowerCase = new Map(Object.entries<string>(labels).map(([label, value]) => [label.toLowerCase(), value]))
-  return z.preprocess((v) => (typeof v === 'string' ? (byLowerCase.get(v.trim().toLowerCase()) ?? v) : v), z.enum(values)) as unknown as z.ZodType<T[number], T[number] | L>
+  const schema = z.preprocess((v) => (typeof v === 'string' ? (byLowerCase.get(v.trim().toLowerCase()) ?? v) : v), z.enum(values))
+  // zod cannot describe the preprocessing in JSON Schema: show the names and labels callers may send, and the names they get.
+  documentAs(schema, {
+    input: { type: 'string', enum: [...values, ...Object.keys(labels)], description: "The name, or the platform's label (in any case)." },
+    output: { type: 'string', enum: [...values] },
+  })
+  return schema as unknown as z.ZodType<T[number], T[number] | L>
 }
 
 /** For callers a scope is one of the platform's names (completion, and a typo is a type error); it is kept as a string. */
@@ -91,11 +98,14 @@ export type OAuthClient = z.infer<typeof OAuthClient>
 
 export const oauthClientsSection: FixtureSection<OAuthClient> = { name: 'oauthClients', schema: OAuthClient, key: (c) => c.clientId }
 
-const CreateClientBody = z.strictObject({ ...clientFields, scopes: z.array(ScopeInput).default([...SCOPE_NAMES]), clientId: z.string().min(1).optional() })
+export const CreateClientBody = z.strictObject({ ...clientFields, scopes: z.array(ScopeInput).default([...SCOPE_NAMES]), clientId: z.string().min(1).optional() })
 /** An OAuth client as `emu.oauth.clients.create()` and `POST /__svc-mock/oauth-clients` take it. */
 export type OAuthClientInput = z.input<typeof CreateClientBody>
 /** An OAuth client as the `oauthClients` fixture section takes it. */
 export type OAuthClientFixture = Omit<z.input<typeof OAuthClient>, 'scopes'> & { scopes?: ScopeName[] }
+
+/** A client as the control plane shows it (for its documentation): everything but the secret. */
+export const ClientInfoSchema = z.object({ clientId: z.string(), ...clientFields })
 
 /** A client as the control plane shows it: everything but the secret. */
 export type ClientInfo = Omit<OAuthClient, 'clientSecret'>
