@@ -13,7 +13,7 @@ import { closest } from './kernel/closest.js'
 import { ScenarioError, SvcMockError, UnknownScenarioError } from './kernel/errors.js'
 import { createLogger, type LogFormat, type Logger } from './kernel/logger.js'
 import { packagePath } from './kernel/package-root.js'
-import { VERSION } from './version.js'
+import { HOMEPAGE, VERSION } from './version.js'
 
 // The emulator and server are imported only when needed, so --help and --version answer at once.
 
@@ -21,8 +21,6 @@ import { VERSION } from './version.js'
 function docsLine(): string {
   return `Docs: ${packagePath('README.md')} and ${packagePath('docs')}/ (scenarios.md, assumptions.md, openapi.json), also at ${HOMEPAGE}`
 }
-
-const HOMEPAGE = 'https://github.com/svc-mock/svc-mock#readme'
 
 const OPTIONS_TEXT = `Options (environment variable in brackets; a flag wins over its variable):
   --port N              port to listen on, 0 for any free one       [SVC_MOCK_PORT]    default ${DEFAULT_PORT} (exec: 0)
