@@ -11,4 +11,8 @@ try {
   }
   throw error
 }
-process.exitCode = await cli.main(process.argv.slice(2))
+const code = await cli.main(process.argv.slice(2))
+process.exitCode = code
+// Once the work is done nothing may keep svc-mock alive (exec must never leave a server behind):
+// exit when the event loop drains, or at the latest after a short grace period.
+setTimeout(() => process.exit(code), 2000).unref()

@@ -3,20 +3,20 @@
  * transport drive (`Emulator`): the kernel's part (clock, scenarios, journal, state, reset, …)
  * merged with each domain's `api`. `emulator.ts` builds it.
  */
-import type { AuthApi, AuthOptions, AuthState, AuthTargets } from './auth/index.js'
+import type { AuthApi, AuthFixtures, AuthOptions, AuthSettingsInput, AuthState, AuthTargets } from './auth/index.js'
 import type { ClockApi, JournalApi, ScenarioSwitch, ScenariosApi } from './kernel/api.js'
 import type { ClockMode, ClockOptions, ClockState } from './kernel/clock.js'
 import type { CredentialInfo } from './kernel/domain.js'
 import type { EmulatorEvent as KernelEvent, SubscribeOptions } from './kernel/events.js'
-import type { FixtureInput } from './kernel/fixtures.js'
 import type { Transport } from './kernel/journal.js'
 import type { LogFormat, Logger } from './kernel/logger.js'
 import type { Reply } from './kernel/reply.js'
+import type { JsonObject } from './kernel/json.js'
 import type { IncomingRequest } from './kernel/request.js'
 import type { ScenarioListing } from './kernel/scenarios/engine.js'
-import type { SettingsTree } from './kernel/settings.js'
-import type { VersionsApi, VersionsOptions } from './versions/index.js'
-import type { WebhooksApi, WebhooksState, WebhooksTargets } from './webhooks/index.js'
+import type { ScenarioDefinitionInput } from './kernel/scenarios/schema.js'
+import type { VersionsApi, VersionsFixtures, VersionsOptions, VersionsSettingsInput } from './versions/index.js'
+import type { WebhooksApi, WebhooksFixtures, WebhooksSettingsInput, WebhooksState, WebhooksTargets } from './webhooks/index.js'
 
 export type { ClockApi, JournalApi, CredentialInfo }
 
@@ -27,6 +27,19 @@ export type ScenarioTargets = AuthTargets & WebhooksTargets
 export type ScenarioActivation = ScenarioSwitch & ScenarioTargets
 
 export type EmulatorScenariosApi = ScenariosApi<ScenarioTargets>
+
+/** A fixture document, as a JSON file holds it or `fixtures` takes it inline: each section typed (docs/fixtures.schema.json). */
+export type InlineFixtures = AuthFixtures & VersionsFixtures & WebhooksFixtures & { $schema?: string; $comment?: string }
+
+/** A fixture file or folder (a path), or a fixture document. */
+export type FixtureInput = string | InlineFixtures
+
+/** Raw settings by section, each field optional: what a scenario's `settings` may change. */
+export type SettingsInput = {
+  auth?: AuthSettingsInput
+  versions?: VersionsSettingsInput
+  webhooks?: WebhooksSettingsInput
+}
 
 export interface EmulatorOptions extends AuthOptions, VersionsOptions {
   /** One origin for everything (default `https://acme.svc-mock.test`). */
@@ -48,13 +61,13 @@ export interface EmulatorOptions extends AuthOptions, VersionsOptions {
   scenarios?: Array<string | ({ name: string } & ScenarioActivation)>
   /** Folders of your own scenario files. */
   scenarioDirs?: string[]
-  /** Scenario definitions given as objects. */
-  scenarioDefinitions?: unknown[]
+  /** Scenario definitions given as objects (the content of a scenario file). */
+  scenarioDefinitions?: ScenarioDefinitionInput[]
   log?: LogFormat | Logger
   /** How many requests the journal keeps (newest kept). Default 1000. */
   journalSize?: number
   /** Raw settings, merged over the ones the options above produce. */
-  settings?: SettingsTree
+  settings?: SettingsInput
 }
 
 export interface EmulatorUrls {
@@ -107,6 +120,8 @@ export interface EmulatorKernelApi {
   handle(request: Request): Promise<Response>
   health(): { status: 'ok'; version: string }
   routes(): RouteInfo[]
+  /** The OpenAPI 3.1 document of every route, generated from the route registry (`GET /__svc-mock/openapi.json`). */
+  openapi(): Promise<JsonObject>
   credentials(): CredentialInfo[]
   /** Back to the fixtures: store, queues, executions, scenarios (the start-up ones stay), clock, journal. */
   reset(): Promise<void>

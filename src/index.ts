@@ -7,6 +7,7 @@
  * The standalone server is `svc-mock/server` (`startServer()`) or the `svc-mock` command.
  */
 import type { AuthorizePageError, AuthorizeRedirectError, ApiAccessError, OAuthError, RateLimitError } from './auth/index.js'
+import type { MswMissingError } from './adapters/msw-compat.js'
 import type { PortInUseError } from './adapters/server.js'
 import type { ForeignOriginError, MisdirectedRequestError, NotJsonError } from './control/index.js'
 import type { KernelError } from './kernel/errors.js'
@@ -14,6 +15,7 @@ import type { VersionsError } from './versions/index.js'
 import type { ExecutionTimeoutError, WebhookError } from './webhooks/index.js'
 
 export { createEmulator, type InProcessEmulator } from './adapters/in-process.js'
+export { MswMissingError } from './adapters/msw-compat.js'
 
 export type {
   ClockApi,
@@ -25,10 +27,13 @@ export type {
   EmulatorScenariosApi as ScenariosApi,
   EmulatorState,
   EmulatorUrls,
+  FixtureInput,
+  InlineFixtures,
   JournalApi,
   RouteInfo,
   ScenarioActivation,
   ScenarioTargets,
+  SettingsInput,
 } from './emulator-api.js'
 export { DEFAULT_ORIGIN, VERSION } from './emulator.js'
 export type { ClockMode, ClockOptions, ClockState } from './kernel/clock.js'
@@ -38,8 +43,8 @@ export type { Har, HarEntry, HarNameValue } from './kernel/har.js'
 export type { NearMiss, NearMissDifference } from './kernel/near-miss.js'
 export type { LogFormat, Logger } from './kernel/logger.js'
 export type { ScenarioListing } from './kernel/scenarios/engine.js'
-export type { ScenarioFile, ScenarioRule } from './kernel/scenarios/schema.js'
-export type { FixtureInput, InlineFixtures } from './kernel/fixtures.js'
+export type { ScenarioDefinitionInput, ScenarioFile, ScenarioRule, ScenarioRuleInput } from './kernel/scenarios/schema.js'
+export type { JsonObject, JsonValue } from './kernel/json.js'
 export {
   ConfigError,
   ConflictError,
@@ -62,7 +67,11 @@ export {
   OAuthError,
   RateLimitError,
   type ApiAccessProblem,
+  type ApiKeyFixture,
+  type ApiKeyInput,
   type ApiKeysApi,
+  type AuthFixtures,
+  type AuthSettingsInput,
   type ClientInfo,
   type ClientConditions,
   type ClientEffect,
@@ -74,16 +83,36 @@ export {
   type DeviceCodesApi,
   type IssueTokenInput,
   type OAuthApi,
+  type OAuthClientFixture,
+  type OAuthClientInput,
   type OAuthClientsApi,
   type OAuthConsentsApi,
   type OAuthErrorCode,
   type Permission,
+  type ScopeName,
+  type SigningKeyInput,
+  type TeamInput,
   type TokenAlgorithm,
   type TokenResponse,
   type UserInfo,
+  type UserInput,
   type UsersApi,
 } from './auth/index.js'
-export { VersionsError, type ElementSummary, type ElementsApi, type OperationResultBody, type StorageFixture, type StoragesApi } from './versions/index.js'
+export {
+  VersionsError,
+  type ElementFixtureInput,
+  type ElementInput,
+  type ElementSummary,
+  type ElementsApi,
+  type GenerateInput,
+  type OperationResultBody,
+  type StorageFixture,
+  type StorageInput,
+  type StoragesApi,
+  type VersionInput,
+  type VersionsFixtures,
+  type VersionsSettingsInput,
+} from './versions/index.js'
 export {
   ExecutionTimeoutError,
   WebhookError,
@@ -98,13 +127,19 @@ export {
   type FlowConfig,
   type FlowOutcome,
   type FlowPatch,
+  type FlowPatchInput,
+  type ItemSpec,
   type ResponseStep,
+  type ResponseStepInput,
   type WebhookEffect,
+  type WebhookInput,
   type WebhookOptions,
   type WebhookProblem,
   type WebhookState,
   type WebhookView,
   type WebhooksApi,
+  type WebhooksFixtures,
+  type WebhooksSettingsInput,
 } from './webhooks/index.js'
 
 /**
@@ -114,6 +149,7 @@ export {
 export type AnySvcMockError =
   | KernelError
   | PortInUseError
+  | MswMissingError
   | ForeignOriginError
   | NotJsonError
   | MisdirectedRequestError

@@ -2,32 +2,58 @@
  * JSON Schemas of the two file formats users write, generated from the same zod schemas that
  * validate them, so editors can complete and check scenario and fixture files. Published as
  * docs/scenario.schema.json and docs/fixtures.schema.json (`npm run schemas` writes them; a test
- * keeps them in step with the code).
+ * keeps them in step with the code). Definitions of recursive shapes (a data structure's fields)
+ * live in the root's `$defs`, where their `$ref`s resolve.
  */
-import * as z from 'zod'
+import type { z } from 'zod'
 import { FIXTURE_SECTIONS, settingsSchema } from './emulator.js'
+import { convertSchema } from './kernel/docs.js'
+import type { JsonObject, JsonValue } from './kernel/json.js'
 import { ScenarioFileSchema } from './kernel/scenarios/schema.js'
 
-type JsonSchema = Record<string, unknown>
+type JsonSchema = JsonObject
 
-function toJson(schema: z.ZodType): JsonSchema {
-  return z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' }) as JsonSchema
+/** Converts schemas into one document: their definitions gathered in `defs`, named in order. */
+class Definitions {
+  readonly defs: Record<string, JsonValue> = {}
+  readonly #names = new Map<string, string>()
+
+  convert(schema: z.ZodType): JsonSchema {
+    const converted = convertSchema(schema, 'input', '#/$defs/', (_key, definition) => {
+      const key = JSON.stringify(definition)
+      let name = this.#names.get(key)
+      if (name === undefined) {
+        name = `def${this.#names.size}`
+        this.#names.set(key, name)
+      }
+      return name
+    })
+    Object.assign(this.defs, converted.definitions)
+    return converted.schema
+  }
+
+  /** `$defs` for the document, when there are any. */
+  section(): { $defs?: Record<string, JsonValue> } {
+    return Object.keys(this.defs).length === 0 ? {} : { $defs: this.defs }
+  }
 }
 
 export function scenarioJsonSchema(): JsonSchema {
-  const schema = toJson(ScenarioFileSchema)
-  const properties = schema.properties as Record<string, JsonSchema>
-  const { $schema: _drop, ...settings } = toJson(settingsSchema())
+  const defs = new Definitions()
+  const schema = defs.convert(ScenarioFileSchema)
+  const properties = schema.properties as Record<string, JsonValue>
+  const settings = defs.convert(settingsSchema())
   properties.settings = { ...settings, description: 'Settings the scenario changes while it is on; any value may be {"$param": "name"}.' }
-  const part = (properties.parts as { items: { properties: Record<string, JsonSchema> } } | undefined)?.items
-  if (part) part.properties.settings = { ...settings, description: "Settings this part changes while the scenario is on; any value may be {\"$param\": \"name\"}." }
-  return { ...schema, $id: 'https://svc-mock.dev/scenario.schema.json', title: 'svc-mock scenario' }
+  const part = (properties.parts as { items: { properties: Record<string, JsonValue> } } | undefined)?.items
+  if (part) part.properties.settings = { ...settings, description: 'Settings this part changes while the scenario is on; any value may be {"$param": "name"}.' }
+  return { $schema: 'https://json-schema.org/draft/2020-12/schema', ...schema, $id: 'https://svc-mock.dev/scenario.schema.json', title: 'svc-mock scenario', ...defs.section() }
 }
 
 export function fixturesJsonSchema(): JsonSchema {
-  const properties: Record<string, JsonSchema> = { $schema: { type: 'string' }, $comment: { type: 'string' } }
+  const defs = new Definitions()
+  const properties: Record<string, JsonValue> = { $schema: { type: 'string' }, $comment: { type: 'string' } }
   for (const section of FIXTURE_SECTIONS) {
-    const { $schema: _drop, ...item } = toJson(section.schema)
+    const item = defs.convert(section.schema as z.ZodType)
     properties[section.name] = section.key === undefined ? item : { type: 'array', items: item }
   }
   return {
@@ -37,5 +63,6 @@ export function fixturesJsonSchema(): JsonSchema {
     type: 'object',
     properties,
     additionalProperties: false,
+    ...defs.section(),
   }
 }

@@ -1,5 +1,10 @@
-/** The package version, read once from package.json (kept light: the CLI's --version needs only this). */
+/** The package version and homepage, read once from package.json (kept light: the CLI's --version needs only this). */
 import { readFileSync } from 'node:fs'
 import { packagePath } from './kernel/package-root.js'
 
-export const VERSION: string = (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version
+const manifest = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string; homepage?: string }
+
+export const VERSION: string = manifest.version
+
+/** Where the documentation lives online. */
+export const HOMEPAGE: string = manifest.homepage ?? ''

@@ -3,7 +3,7 @@
  * (`npm test` builds first.)
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -45,24 +45,58 @@ function run(args: string[], env: Record<string, string> = {}): Promise<Result> 
 interface Started {
   child: ChildProcess
   url: string
+  /** Standard output and error as they came. */
   output: () => string
+  stdout: () => string
   exited: Promise<number | null>
 }
 
-/** Starts the server and resolves once it prints its address. */
-function start(args: string[], env: Record<string, string> = {}): Promise<Started> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, '--port', '0', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+/** A port nothing listens on now (for a silent server, which prints no address). */
+async function freePort(): Promise<number> {
+  const probe = createServer()
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+  const address = probe.address()
+  await new Promise<void>((resolve) => probe.close(() => resolve()))
+  return typeof address === 'object' && address ? address.port : 0
+}
+
+/** Resolves once something answers on the URL (a silent server says nothing when it is ready). */
+async function answering(url: string, exited: Promise<number | null>): Promise<void> {
+  let gone = false
+  void exited.then(() => (gone = true))
+  for (;;) {
+    if (gone) throw new Error('svc-mock exited before it answered')
+    try {
+      await (await fetch(`${url}/__svc-mock/health`)).text()
+      return
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+  }
+}
+
+/** Starts the server and resolves once it listens: it prints its address (pretty or JSON), or, silent, answers. */
+async function start(args: string[], env: Record<string, string> = {}): Promise<Started> {
+  const silent = args.join(' ').includes('--log silent')
+  const port = silent ? await freePort() : 0
+  return await new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, '--port', String(port), ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
     children.add(child)
     let out = ''
+    let stdout = ''
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)))
     child.stderr.on('data', (d: Buffer) => (out += d.toString()))
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString()
-      const match = /(?:listening on|from here:) (http:\/\/127\.0\.0\.1:\d+)/.exec(out)
-      if (match?.[1]) resolve({ child, url: match[1], output: () => out, exited })
+      stdout += d.toString()
+      const match = /(?:listening on|from here:) (http:\/\/127\.0\.0\.1:\d+)/.exec(out) ?? /"event":"listening".*?"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(out)
+      if (match?.[1]) resolve({ child, url: match[1], output: () => out, stdout: () => stdout, exited })
     })
     child.on('exit', (code) => reject(new Error(`svc-mock exited with ${String(code)} before listening:\n${out}`)))
+    if (silent) {
+      const url = `http://127.0.0.1:${port}`
+      answering(url, exited).then(() => resolve({ child, url, output: () => out, stdout: () => stdout, exited }), reject)
+    }
   })
 }
 
@@ -76,6 +110,25 @@ describe('svc-mock --help and --version', () => {
     }
   })
 
+  it('names the docs', async () => {
+    const { stdout } = await run(['--help'])
+    expect(stdout).toMatch(/Docs: .*README\.md and .*docs\/ \(scenarios\.md, assumptions\.md, openapi\.json\)/)
+  })
+
+  it.each([
+    [['help'], 'svc-mock [options]'],
+    [['help', 'exec'], 'svc-mock exec [options] -- <command> [args…]'],
+    [['exec', '--help'], 'SVC_MOCK_WEBHOOK_URL'],
+    [['help', 'scenarios'], 'svc-mock scenarios [options]'],
+    [['scenarios', '-h'], 'Lists the failure scenarios'],
+    [['help', 'help'], 'svc-mock help [command]'],
+  ])('%j prints the usage of that command and the docs', async (args, text) => {
+    const { code, stdout } = await run(args)
+    expect(code).toBe(0)
+    expect(stdout).toContain(text)
+    expect(stdout).toContain('Docs: ')
+  })
+
   it('prints the version', async () => {
     const { code, stdout } = await run(['--version'])
     expect(code).toBe(0)
@@ -85,7 +138,16 @@ describe('svc-mock --help and --version', () => {
 
 describe('bad flags exit 2 naming what is wrong', () => {
   it.each([
-    [['--bogus'], /Unknown option '--bogus'/],
+    [['--bogus'], /unknown flag --bogus\. svc-mock --help lists the flags/],
+    [['--prot', '4010'], /unknown flag --prot \(did you mean --port\?\)/],
+    [['--scenaro', 'latency'], /unknown flag --scenaro \(did you mean --scenario\?\)/],
+    [['--port'], /--port needs a value, e\.g\. --port 4010/],
+    [['--log', 'jsno'], /--log must be one of pretty, json, silent, got "jsno" \(did you mean json\?\)/],
+    [['--scenario', 'latncy'], /--scenario: Unknown scenario "latncy" \(did you mean "latency"\?\)/],
+    [['scenrios'], /unknown command "scenrios" \(did you mean scenarios\?\)/],
+    [['help', 'exce'], /no help for "exce" \(did you mean exec\?\)/],
+    [['exec'], /exec needs a command after --/],
+    [['--', 'npm', 'test'], /"--" and a command are for svc-mock exec/],
     [['--clock', 'sundial'], /--clock must be one of real, manual, got "sundial"/],
     [['--log', 'loud'], /--log must be one of pretty, json, silent/],
     [['--time-scale', '0'], /--time-scale must be a number above 0/],
@@ -105,6 +167,29 @@ describe('bad flags exit 2 naming what is wrong', () => {
     const { code, stderr } = await run(['--port', 'eighty'])
     expect(code).toBe(2)
     expect(stderr).toMatch(/--port must be a whole number from 0 to 65535, got "eighty"/)
+  })
+
+  it.each([
+    [{ SVC_MOCK_PORT: 'abc' }, /^svc-mock: SVC_MOCK_PORT must be a whole number from 0 to 65535, got "abc"/],
+    [{ SVC_MOCK_CLOCK: 'sundial' }, /^svc-mock: SVC_MOCK_CLOCK must be one of real, manual, got "sundial"/],
+    [{ SVC_MOCK_SEED: '-1' }, /^svc-mock: SVC_MOCK_SEED must be a whole number/],
+    [{ SVC_MOCK_TIME_SCALE: '0' }, /^svc-mock: SVC_MOCK_TIME_SCALE must be a number above 0/],
+    [{ SVC_MOCK_DEFAULT_FIXTURES: 'no' }, /^svc-mock: SVC_MOCK_DEFAULT_FIXTURES must be true or false/],
+    [{ SVC_MOCK_SCENARIOS: 'latncy' }, /^svc-mock: SVC_MOCK_SCENARIOS: Unknown scenario "latncy" \(did you mean "latency"\?\)/],
+    [{ SVC_MOCK_SCENARIOS: 'latency:ms=soon' }, /^svc-mock: SVC_MOCK_SCENARIOS: Invalid scenario latency at params\.ms: must be a number, got "soon"/],
+  ])('an error in an environment variable names the variable: %j', async (env, message) => {
+    const { code, stderr } = await run([], env)
+    expect(code).toBe(2)
+    expect(stderr).toMatch(message)
+  })
+
+  it('with --log json, an error is one JSON object on standard error and nothing is on standard output', async () => {
+    const { code, stdout, stderr } = await run(['--log', 'json', '--prot', '1'])
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    const lines = stderr.trim().split('\n')
+    expect(lines).toHaveLength(1)
+    expect(JSON.parse(lines[0] ?? '')).toMatchObject({ level: 'error', event: 'error', code: 'ERR_USAGE', exitCode: 2, message: expect.stringContaining('did you mean --port?') })
   })
 
   it('names the fixture file, path and rule', async () => {
@@ -127,7 +212,7 @@ describe('bad flags exit 2 naming what is wrong', () => {
 
 describe('svc-mock serving', () => {
   it('prints its addresses and default credentials, answers the versions operation, and exits 0 on SIGTERM', async () => {
-    const server = await start(['--log', 'silent'])
+    const server = await start([])
     expect(server.output()).toContain('Authorization: AppKey svcmock-app-key')
     expect(server.output()).toContain('Authorization: Bearer svcmock-user-key-alice')
     expect(server.output()).toContain(`${server.url}/__svc-mock/`)
@@ -167,7 +252,7 @@ describe('svc-mock serving', () => {
   })
 
   it('switches scenarios on from --scenario and from SVC_MOCK_SCENARIOS', async () => {
-    const flagged = await start(['--log', 'silent', '--scenario', 'versions-not-found'])
+    const flagged = await start(['--scenario', 'versions-not-found'])
     expect(flagged.output()).toContain('Scenarios on: versions-not-found')
     expect((await fetch(`${flagged.url}${VERSIONS()}`, { headers: APP_KEY })).status).toBe(404)
     flagged.child.kill('SIGTERM')
@@ -224,7 +309,7 @@ describe('svc-mock serving', () => {
   it('takes its port from SVC_MOCK_PORT, and a flag wins over the variable', async () => {
     const { code, stderr } = await run([], { SVC_MOCK_PORT: 'not-a-port' })
     expect(code).toBe(2)
-    expect(stderr).toContain('--port must be a whole number')
+    expect(stderr).toContain('SVC_MOCK_PORT must be a whole number')
     const server = await start(['--log', 'silent'], { SVC_MOCK_PORT: 'not-a-port' })
     server.child.kill('SIGTERM')
     expect(await server.exited).toBe(0)
@@ -238,5 +323,196 @@ describe('svc-mock scenarios', () => {
     expect(stdout).toMatch(/^latency:ms=1500\n {4}The platform is slow/m)
     expect(stdout).toContain('versions-not-found')
     expect(stdout).toContain('x-svc-mock-scenario')
+  })
+})
+
+describe('--log json and --log silent', () => {
+  it('--log json: every line on standard output is one JSON object, the banner a "listening" event with the addresses and the credentials\' labels', async () => {
+    const server = await start(['--log', 'json'])
+    await fetch(`${server.url}${VERSIONS()}`, { headers: APP_KEY })
+    await fetch(`${server.url}/no/such/path`)
+    await fetch(`${server.url}/hooks/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"orderId":"A-1"}' })
+    await fetch(`${server.url}/__svc-mock/journal/wait?route=webhooks.receive&since=0`)
+    server.child.kill('SIGTERM')
+    expect(await server.exited).toBe(0)
+    const lines = server.stdout().split('\n').filter((line) => line !== '')
+    const events = lines.map((line) => JSON.parse(line) as { event: string; [key: string]: unknown })
+    expect(events[0]).toMatchObject({
+      level: 'info',
+      event: 'listening',
+      url: server.url,
+      urls: { auth: server.url, base: server.url, webhook: server.url },
+      dashboard: `${server.url}/__svc-mock/`,
+      credentials: expect.arrayContaining([
+        { kind: 'application key', id: 'default-app-key', label: 'default-app-key' },
+        { kind: 'OAuth client', id: 'ci-client', label: 'client credentials, basic' },
+      ]),
+    })
+    expect(events.filter((e) => e.event === 'request').map((e) => [e.route, e.status])).toEqual([
+      ['versions.list', 200],
+      ['unmatched', 404],
+      ['webhooks.receive', 200],
+    ])
+    expect(events.slice(-2).map((e) => e.event)).toEqual(['stopping', 'stopped'])
+    // Labels, never the credentials themselves.
+    expect(server.stdout()).not.toMatch(/ci-secret|svcmock-app-key|svcmock-user-key/)
+  })
+
+  it('--log silent: nothing at all on standard output or error, from start to SIGINT', async () => {
+    const server = await start(['--log', 'silent'])
+    expect((await fetch(`${server.url}${VERSIONS()}`, { headers: APP_KEY })).status).toBe(200)
+    server.child.kill('SIGINT')
+    expect(await server.exited).toBe(0)
+    expect(server.output()).toBe('')
+  })
+
+  it('SVC_MOCK_LOG=json does the same as --log json', async () => {
+    const server = await start([], { SVC_MOCK_LOG: 'json' })
+    server.child.kill('SIGTERM')
+    expect(await server.exited).toBe(0)
+    for (const line of server.stdout().trim().split('\n')) expect(() => JSON.parse(line) as unknown).not.toThrow()
+    expect(server.stdout()).toContain('"event":"listening"')
+  })
+})
+
+/** Whether a process is still running (a zombie waiting for its parent does not count). */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || existsSync('/proc/self/stat')) return false
+    try {
+      process.kill(pid, 0)
+      return true
+    } catch {
+      return false
+    }
+  }
+}
+
+/** Resolves with each line the process writes to standard output as it comes, and its exit. */
+function lines(child: ChildProcess): { next: () => Promise<string>; all: () => string[] } {
+  const seen: string[] = []
+  const waiting: Array<(line: string) => void> = []
+  let buffer = ''
+  let read = 0
+  child.stdout?.on('data', (d: Buffer) => {
+    buffer += d.toString()
+    for (let i = buffer.indexOf('\n'); i !== -1; i = buffer.indexOf('\n')) {
+      seen.push(buffer.slice(0, i))
+      buffer = buffer.slice(i + 1)
+      waiting.shift()?.(seen[read++] ?? '')
+    }
+  })
+  return {
+    next: () => (read < seen.length ? Promise.resolve(seen[read++] ?? '') : new Promise((resolve) => waiting.push(resolve))),
+    all: () => seen,
+  }
+}
+
+/** A command for exec that prints its pid and the svc-mock variables, checks the emulator answers, then does `then`. */
+const probe = (then: string): string =>
+  `const e = process.env; fetch(e.SVC_MOCK_URL + '/__svc-mock/health').then((r) => r.json()).then((h) => {` +
+  `console.log(JSON.stringify({ pid: process.pid, health: h.status, url: e.SVC_MOCK_URL, auth: e.SVC_MOCK_AUTH_URL, base: e.SVC_MOCK_BASE_URL, webhook: e.SVC_MOCK_WEBHOOK_URL })); ${then} })`
+
+describe('svc-mock exec', () => {
+  it('runs the command with SVC_MOCK_URL and the three addresses, exits with its code, and leaves nothing running', async () => {
+    const child = spawn(process.execPath, [BIN, 'exec', '--', process.execPath, '-e', probe('process.exit(7)')], { stdio: ['ignore', 'pipe', 'pipe'] })
+    children.add(child)
+    const out = lines(child)
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)))
+    const seen = JSON.parse(await out.next()) as { pid: number; health: string; url: string; auth: string; base: string; webhook: string }
+    expect(seen.health).toBe('ok')
+    expect(seen.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    expect(seen.url).not.toBe('http://127.0.0.1:4010') // a free port, not the default
+    expect([seen.auth, seen.base, seen.webhook]).toEqual([seen.url, seen.url, seen.url])
+    expect(await exited).toBe(7)
+    expect(alive(seen.pid)).toBe(false)
+    expect(alive(child.pid ?? 0)).toBe(false)
+    await expect(fetch(`${seen.url}/__svc-mock/health`)).rejects.toThrow()
+  })
+
+  it('exits 0 when the command succeeds, and takes every flag of the server (--scenario, --log json on standard error)', async () => {
+    const { code, stdout, stderr } = await run([
+      'exec',
+      '--log',
+      'json',
+      '--scenario',
+      'versions-not-found',
+      '--',
+      process.execPath,
+      '-e',
+      `fetch(process.env.SVC_MOCK_BASE_URL + '/acme-collection/acme-tenant/_api/rest/facets/processes/views/default/elements/x/versions', { headers: { authorization: 'AppKey svcmock-app-key' } }).then((r) => console.log('status', r.status))`,
+    ])
+    expect(code).toBe(0)
+    expect(stdout).toBe('status 404\n') // standard output is the command's alone
+    const events = stderr.trim().split('\n').map((line) => JSON.parse(line) as { event: string; scenarios?: string[] })
+    expect(events[0]).toMatchObject({ event: 'listening', scenarios: ['versions-not-found'] })
+    expect(events.map((e) => e.event)).toEqual(['listening', 'request', 'stopping'])
+  })
+
+  it('--log silent: the command\'s output only', async () => {
+    const { code, stdout, stderr } = await run(['exec', '--log', 'silent', '--', process.execPath, '-e', 'console.log(typeof process.env.SVC_MOCK_URL)'])
+    expect(code).toBe(0)
+    expect(stdout).toBe('string\n')
+    expect(stderr).toBe('')
+  })
+
+  it('exits 127 naming a command that does not exist', async () => {
+    const { code, stderr } = await run(['exec', '--', 'svc-mock-no-such-command'])
+    expect(code).toBe(127)
+    expect(stderr).toContain('cannot run svc-mock-no-such-command: command not found')
+  })
+
+  it('passes SIGTERM on to the command, stops the emulator and exits 128 + 15', async () => {
+    const child = spawn(process.execPath, [BIN, 'exec', '--log', 'silent', '--', process.execPath, '-e', probe('setInterval(() => {}, 1000)')], { stdio: ['ignore', 'pipe', 'pipe'] })
+    children.add(child)
+    const out = lines(child)
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)))
+    const seen = JSON.parse(await out.next()) as { pid: number; url: string }
+    expect(alive(seen.pid)).toBe(true)
+    child.kill('SIGTERM')
+    expect(await exited).toBe(143)
+    expect(alive(seen.pid)).toBe(false)
+    await expect(fetch(`${seen.url}/__svc-mock/health`)).rejects.toThrow()
+  })
+
+  it('when its parent dies without passing a signal on (npx killed), the command and the emulator end too', async () => {
+    // The wrapper starts svc-mock exec as npx would, prints svc-mock's pid, and is then killed outright.
+    const wrapper = `const { spawn } = require('node:child_process'); const c = spawn(process.execPath, ${JSON.stringify([BIN, 'exec', '--log', 'silent', '--'])}.concat([process.execPath, '-e', ${JSON.stringify(probe('setInterval(() => {}, 1000)'))}]), { stdio: 'inherit' }); console.log(JSON.stringify({ svcMock: c.pid })); setInterval(() => {}, 1000)`
+    const parent = spawn(process.execPath, ['-e', wrapper], { stdio: ['ignore', 'pipe', 'pipe'] })
+    children.add(parent)
+    const out = lines(parent)
+    // Standard output closes once every process holding it (wrapper, svc-mock, the command) is gone.
+    const closed = new Promise<void>((resolve) => parent.stdout.on('close', () => resolve()))
+    const first = JSON.parse(await out.next()) as { svcMock?: number; pid?: number }
+    const second = JSON.parse(await out.next()) as { svcMock?: number; pid?: number }
+    const svcMock = first.svcMock ?? second.svcMock ?? 0
+    const command = first.pid ?? second.pid ?? 0
+    expect(alive(svcMock) && alive(command)).toBe(true)
+    parent.kill('SIGKILL')
+    await closed
+    expect(alive(command)).toBe(false)
+    expect(alive(svcMock)).toBe(false)
+  })
+})
+
+describe('started through npm (npx svc-mock)', () => {
+  it('stops when npm is killed without passing the signal on, instead of serving on as an orphan', async () => {
+    // What npx does: npm starts svc-mock with npm_command in its environment; then npm alone is killed.
+    const wrapper = `const { spawn } = require('node:child_process'); const c = spawn(process.execPath, ${JSON.stringify([BIN, '--port', '0', '--log', 'json'])}, { stdio: 'inherit', env: { ...process.env, npm_command: 'exec' } }); console.log(JSON.stringify({ svcMock: c.pid })); setInterval(() => {}, 1000)`
+    const parent = spawn(process.execPath, ['-e', wrapper], { stdio: ['ignore', 'pipe', 'pipe'] })
+    children.add(parent)
+    const out = lines(parent)
+    const closed = new Promise<void>((resolve) => parent.stdout.on('close', () => resolve()))
+    const events = [JSON.parse(await out.next()), JSON.parse(await out.next())] as Array<{ svcMock?: number; event?: string; url?: string }>
+    const svcMock = events.find((e) => e.svcMock)?.svcMock ?? 0
+    const url = events.find((e) => e.event === 'listening')?.url ?? ''
+    expect((await fetch(`${url}/__svc-mock/health`)).status).toBe(200)
+    parent.kill('SIGKILL')
+    await closed
+    expect(alive(svcMock)).toBe(false)
+    expect(out.all().slice(2).map((line) => (JSON.parse(line) as { event: string }).event)).toEqual(['stopping', 'stopped'])
   })
 })

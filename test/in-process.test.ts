@@ -94,6 +94,7 @@ describe('options and fixtures are checked at creation', () => {
     await expect(createEmulator({ origin: 'not a url' })).rejects.toThrow(ConfigError)
     await expect(createEmulator({ seed: -1 })).rejects.toThrow(/Invalid option seed/)
     await expect(createEmulator({ clock: { mode: 'real', timeScale: 0 } })).rejects.toThrow(/Invalid option timeScale/)
+    // @ts-expect-error not a list key: a type error, and refused at run time too
     await expect(createEmulator({ settings: { versions: { listKey: 'items' } } })).rejects.toThrow(/settings\.versions\.listKey/)
   })
 
@@ -106,6 +107,7 @@ describe('options and fixtures are checked at creation', () => {
   })
 
   it('refuses an unknown section and a reference to an unknown storage', async () => {
+    // @ts-expect-error a misspelt section: a type error, and refused at run time too
     await expect(createEmulator({ fixtures: [{ element: [] }] })).rejects.toThrow(/at element: unknown section/)
     await expect(
       createEmulator({

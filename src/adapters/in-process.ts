@@ -1,20 +1,54 @@
 /**
  * The in-process entry: an emulator with msw request handlers for the consumer's own
- * `setupServer(...emu.handlers)`.
+ * `setupServer(...emu.handlers)`. msw is an optional peer: where it is not installed the emulator
+ * still works (`emu.handle(request)`), and only reading `emu.handlers` throws `MswMissingError`.
  */
 import type { RequestHandler } from 'msw'
 import type { Emulator, EmulatorOptions } from '../emulator-api.js'
 import { buildEmulator } from '../emulator.js'
+import { MswMissingError } from './msw-compat.js'
 
 export interface InProcessEmulator extends Emulator {
-  /** msw request handlers serving every route of the emulator, for your `setupServer(...)`. */
+  /**
+   * msw request handlers serving every route of the emulator, for your `setupServer(...)`.
+   * Throws `MswMissingError` where msw is not installed.
+   */
   readonly handlers: RequestHandler[]
+}
+
+type MswAdapter = typeof import('./msw.js')
+
+/** The msw adapter, or the reason it cannot load when msw itself is not installed. */
+async function loadMswAdapter(): Promise<MswAdapter | MswMissingError> {
+  try {
+    return await import('./msw.js')
+  } catch (error) {
+    if (isMissingMsw(error)) return new MswMissingError(error)
+    throw error
+  }
+}
+
+function isMissingMsw(error: unknown): boolean {
+  if (!(error instanceof Error)) return false
+  const code = (error as { code?: unknown }).code
+  return (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && /['"]msw(\/[^'"]*)?['"]/.test(error.message)
 }
 
 /** Creates an emulator seeded from the fixtures, with msw handlers for in-process use. */
 export async function createEmulator(options: EmulatorOptions = {}): Promise<InProcessEmulator> {
   const core = await buildEmulator(options)
-  const { mswHandlers } = await import('./msw.js')
-  const handlers = mswHandlers(core)
-  return Object.assign(core, { handlers })
+  const adapter = await loadMswAdapter()
+  let handlers: RequestHandler[] | undefined
+  const emulator: typeof core & { readonly handlers?: RequestHandler[] } = core
+  Object.defineProperty(emulator, 'handlers', {
+    get(): RequestHandler[] {
+      if (adapter instanceof MswMissingError) throw adapter
+      handlers ??= adapter.mswHandlers(core)
+      return handlers
+    },
+    // Where msw is missing, spreading or logging the emulator must not throw.
+    enumerable: !(adapter instanceof MswMissingError),
+    configurable: true,
+  })
+  return emulator as InProcessEmulator
 }

@@ -7,11 +7,11 @@
  *   const emu = await useEmulator({ clock: 'manual' })
  *   it('…', async () => { await fetch(`${emu.urls.base}/…`) })
  */
-import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
 import type { EmulatorOptions } from '../emulator-api.js'
-import { createEmulator, type InProcessEmulator } from './in-process.js'
 import type { JournalEntry } from '../kernel/journal.js'
+import { createEmulator, type InProcessEmulator } from './in-process.js'
+import { setupEmulatorServer, unhandled } from './msw.js'
 
 export interface UseEmulatorOptions extends EmulatorOptions {
   /**
@@ -21,7 +21,10 @@ export interface UseEmulatorOptions extends EmulatorOptions {
   resetAfterEach?: boolean
   /** Fail a test that sent a request no route handles (default true). */
   failOnUnhandled?: boolean
-  /** What msw does with requests to other origins (default `bypass`, still reported as unhandled). */
+  /**
+   * What msw does with requests to other origins (default `bypass`); the test fails either way.
+   * `error` also fails the request itself under msw 2; under msw 3 msw only prints it, as msw 3 does.
+   */
   otherOrigins?: 'bypass' | 'warn' | 'error'
 }
 
@@ -31,18 +34,19 @@ export async function useEmulator(options: UseEmulatorOptions = {}): Promise<InP
   const emu = await createEmulator(emulatorOptions)
   const origins = new Set(Object.values(emu.urls))
   const foreign: string[] = []
-  const server = setupServer(...emu.handlers)
+  const server = setupEmulatorServer(emu)
   let since = 0
 
   beforeAll(() => {
-    server.listen({
-      onUnhandledRequest(request, print) {
+    // msw 2 calls this onUnhandledRequest, msw 3 onUnhandledFrame: unhandled() passes the one the installed msw reads.
+    server.listen(
+      unhandled((request, print) => {
         if (origins.has(new URL(request.url).origin)) return
         foreign.push(`${request.method} ${request.url} reached no msw handler (svc-mock serves ${[...origins].join(', ')})`)
         if (otherOrigins === 'warn') print.warning()
         if (otherOrigins === 'error') print.error()
-      },
-    })
+      }),
+    )
   })
   beforeEach(() => {
     since = emu.journal.list({ limit: 1 })[0]?.seq ?? 0

@@ -5,7 +5,7 @@
  * and the start-up banner's credentials.
  */
 import type { CredentialInfo } from '../kernel/domain.js'
-import type { ApiKey, Directory } from './directory.js'
+import type { ApiKey, ApiKeyInput, Directory } from './directory.js'
 import { describeApiKey } from './directory.js'
 import type { OAuthApi } from './oauth/api.js'
 import type { ClientState } from './client-state.js'
@@ -24,7 +24,8 @@ export interface CreatedApiKey {
 
 export interface ApiKeysApi {
   list(): Array<Omit<CreatedApiKey, 'key'>>
-  create(input: unknown): Promise<CreatedApiKey>
+  /** `{kind: "user" | "app", userId?, permissions?, id?, key?}`; a bad one throws InvalidInputError (400). */
+  create(input: ApiKeyInput): Promise<CreatedApiKey>
   delete(key: string): boolean
 }
 
@@ -91,11 +92,13 @@ export function credentials(directory: Directory, server: OAuthServer): Credenti
   return [
     ...directory.apiKeys.all().map((key: ApiKey) => ({
       kind: key.kind === 'user' ? 'user API key' : 'application key',
+      id: key.id,
       label: key.kind === 'user' ? `acts as ${key.userId ?? '?'}` : key.id,
       value: key.kind === 'user' ? `Authorization: Bearer ${key.key}` : `Authorization: AppKey ${key.key}`,
     })),
     ...server.clients.all().map((client) => ({
       kind: 'OAuth client',
+      id: client.clientId,
       label: `${GRANT_LABELS[client.grantType]}, ${METHOD_LABELS[client.authMethod]}`,
       value: client.clientSecret === undefined ? client.clientId : `${client.clientId} / ${client.clientSecret}`,
     })),

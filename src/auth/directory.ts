@@ -20,6 +20,7 @@ export const User = z.strictObject({
   permissions: z.array(Permission).default([]),
 })
 export type User = z.infer<typeof User>
+export type UserInput = z.input<typeof User>
 
 export const ApiKey = z
   .strictObject({
@@ -35,6 +36,7 @@ export const ApiKey = z
   })
   .refine((k) => k.kind !== 'user' || k.userId !== undefined, { message: 'a user API key needs "userId"', path: ['userId'] })
 export type ApiKey = z.infer<typeof ApiKey>
+export type ApiKeyFixture = z.input<typeof ApiKey>
 
 export const usersSection: FixtureSection<User> = { name: 'users', schema: User, key: (u) => u.id }
 export const apiKeysSection: FixtureSection<ApiKey> = { name: 'apiKeys', schema: ApiKey, key: (k) => k.id }
@@ -74,7 +76,7 @@ export class Directory {
     return key.permissions
   }
 
-  async createApiKey(input: unknown, generate: () => string): Promise<ApiKey> {
+  async createApiKey(input: ApiKeyInput, generate: () => string): Promise<ApiKey> {
     const body = parseBody(CreateApiKeyBody, input, 'API key')
     const { kind, userId, permissions, id } = body
     if (kind === 'user' && (userId === undefined || !this.user(userId))) {
@@ -96,13 +98,16 @@ export class Directory {
   }
 }
 
-const CreateApiKeyBody = z.strictObject({
+export const CreateApiKeyBody = z.strictObject({
   kind: z.enum(['user', 'app']),
   userId: z.string().optional(),
   permissions: z.array(Permission).optional(),
   id: z.string().min(1).optional(),
   key: z.string().min(8).optional(),
 })
+/** A static key as `emu.apiKeys.create()` and `POST /__svc-mock/api-keys` take it. */
+export type ApiKeyInput = z.input<typeof CreateApiKeyBody>
+
 
 /** What a key looks like in the control plane: everything but the secret value. */
 export function describeApiKey(key: ApiKey): { id: string; kind: 'user' | 'app'; userId?: string; permissions: Permission[] } {

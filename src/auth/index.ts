@@ -7,18 +7,25 @@
  */
 import type { CredentialInfo, Domain, DomainSchemas, KernelServices, ScenarioTarget } from '../kernel/domain.js'
 import { type AuthApi, type AuthState, apiKeysApi, credentials, usersApi } from './api.js'
-import { Directory, apiKeysSection, usersSection } from './directory.js'
+import type { z } from 'zod'
+import { type ApiKeyFixture, Directory, type UserInput, apiKeysSection, usersSection } from './directory.js'
+import { TEAM_DOC } from './docs.js'
 import { AccessGate } from './gate.js'
 import { oauthApi } from './oauth/api.js'
 import { clientState } from './client-state.js'
-import { oauthClientsSection } from './oauth/clients.js'
-import { signingKeysSection } from './oauth/keys.js'
+import { type OAuthClientFixture, describeClient, oauthClientsSection } from './oauth/clients.js'
+import { type SigningKeyInput, signingKeysSection } from './oauth/keys.js'
 import { requestClientId } from './oauth/request-client.js'
 import { OAuthServer } from './oauth/server.js'
 import { AuthSettings, type TokenAlgorithm } from './settings.js'
-import { TEAM_PATH, type Team, teamSection, whoAmI } from './team.js'
+import { TEAM_PATH, type Team, type TeamInput, teamSection, whoAmI } from './team.js'
 
 export type { AuthApi, AuthState, ApiKeysApi, CreatedApiKey, UserInfo, UsersApi } from './api.js'
+export type { ApiKeyFixture, ApiKeyInput, UserInput } from './directory.js'
+export type { OAuthClientFixture, OAuthClientInput } from './oauth/clients.js'
+export type { SigningKeyInput } from './oauth/keys.js'
+export type { ScopeName } from './oauth/scopes.js'
+export type { TeamInput } from './team.js'
 export type { AccessGate, AccessRequirement, Identity } from './gate.js'
 export type { CreatedClient, DeviceCodesApi, IssueTokenInput, OAuthApi, OAuthClientsApi, OAuthConsentsApi } from './oauth/api.js'
 export type { DeviceCodeInfo } from './oauth/device-codes.js'
@@ -31,6 +38,25 @@ export type { TokenResponse, OAuthErrorCode } from './oauth/wire.js'
 export { ApiAccessError, RateLimitError, type ApiAccessProblem } from './wire.js'
 export { OAuthError, AuthorizePageError, AuthorizeRedirectError } from './oauth/wire.js'
 export { storageResource } from './permissions.js'
+export { SCOPES as SCOPE_DESCRIPTIONS } from './oauth/scopes.js'
+export { RATE_LIMIT_HEADERS, RateLimitBody, TokenResponseBody } from './docs.js'
+/** The schemas of the API-access operations' inputs and views (for the control plane's documentation). */
+export { CreateApiKeyBody as ApiKeyInputSchema } from './directory.js'
+export { ClientInfoSchema, CreateClientBody as OAuthClientInputSchema } from './oauth/clients.js'
+export { Permission as PermissionSchema } from './permissions.js'
+
+/** The fixture sections of API access, as a fixture document gives them. */
+export type AuthFixtures = {
+  users?: UserInput[]
+  apiKeys?: ApiKeyFixture[]
+  oauthClients?: OAuthClientFixture[]
+  /** Pinned signing keys (one per algorithm); otherwise each emulator makes its own. */
+  signingKeys?: SigningKeyInput[]
+  team?: TeamInput
+}
+
+/** The `auth` section of the settings tree, as options and scenario files give it (every field optional). */
+export type AuthSettingsInput = z.input<typeof AuthSettings>
 
 /** What a scenario can be aimed at in this domain (`client=ci-client`). */
 export interface AuthTargets {
@@ -92,6 +118,7 @@ export function defineAuthDomain(deps: AuthDeps): AuthDomain {
       ...server.routes(),
       {
         id: 'auth.team',
+        doc: TEAM_DOC,
         method: 'GET',
         path: TEAM_PATH,
         origin: 'base',

@@ -18,6 +18,7 @@ export const Team = z.strictObject({
   domain: z.string().min(1).optional(),
 })
 export type Team = z.infer<typeof Team>
+export type TeamInput = z.input<typeof Team>
 
 export const teamSection: FixtureSection<Team> = { name: 'team', schema: Team }
 

@@ -10,16 +10,10 @@ import { NotFoundError } from '../kernel/errors.js'
 import { json } from '../kernel/reply.js'
 import type { RequestContext, RouteDefinition } from '../kernel/route.js'
 import { parseBody } from '../kernel/validation.js'
-import { readJson } from './body.js'
+import { readInput, readJson } from './body.js'
+import { ApproveBody, IssueTokenBody } from './docs.js'
 import { noContent, controlRoute as route } from './route.js'
 
-const IssueTokenBody = z.strictObject({
-  clientId: z.string().min(1),
-  scope: z.union([z.string(), z.array(z.string())]).optional(),
-  userId: z.string().min(1).optional(),
-})
-
-const ApproveBody = z.strictObject({ userId: z.string().min(1).optional() })
 
 export function authRoutes(emu: Emulator): RouteDefinition[] {
   const clientId = (ctx: RequestContext): string => ctx.params.clientId ?? ''
@@ -27,7 +21,7 @@ export function authRoutes(emu: Emulator): RouteDefinition[] {
   return [
     route('apiKeys.list', 'GET', '/api-keys', 'Static keys (never their values)', () => json(emu.apiKeys.list())),
     route('apiKeys.create', 'POST', '/api-keys', 'Create a user API key or application key', async (ctx) =>
-      json(await emu.apiKeys.create(await readJson(ctx)), { status: 201 }),
+      json(await emu.apiKeys.create(await readInput(ctx)), { status: 201 }),
     ),
     route('apiKeys.delete', 'DELETE', '/api-keys/:key', 'Delete a static key (keys cannot be rotated)', (ctx) => {
       if (!emu.apiKeys.delete(ctx.params.key ?? '')) throw new NotFoundError('No such API key.', 'key')
@@ -36,7 +30,7 @@ export function authRoutes(emu: Emulator): RouteDefinition[] {
 
     route('oauthClients.list', 'GET', '/oauth-clients', 'OAuth clients (never their secrets)', () => json(emu.oauth.clients.list())),
     route('oauthClients.create', 'POST', '/oauth-clients', 'Create an OAuth client; the answer shows its secret, once', async (ctx) =>
-      json(await emu.oauth.clients.create(await readJson(ctx)), { status: 201 }),
+      json(await emu.oauth.clients.create(await readInput(ctx)), { status: 201 }),
     ),
     route('oauthClients.get', 'GET', '/oauth-clients/:clientId', 'One OAuth client (never its secret)', (ctx) => {
       const client = emu.oauth.clients.get(clientId(ctx))

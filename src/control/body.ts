@@ -21,6 +21,15 @@ export async function readJson(ctx: RequestContext): Promise<unknown> {
   return value
 }
 
+/**
+ * The JSON body, typed as the input of the emulator method it is handed to. Not checked here: that
+ * method checks it with its zod schema at run time (a bad body is a 400 naming the field), exactly
+ * as it checks an in-process caller's argument.
+ */
+export async function readInput<T>(ctx: RequestContext): Promise<T> {
+  return (await readJson(ctx)) as T
+}
+
 /** JSON with every byte array as a base64 string (what JSON can carry of a file). */
 export function jsonWithBytes(value: unknown): Reply {
   return reply(JSON.stringify(value, bytesAsBase64), { headers: { 'content-type': 'application/json; charset=utf-8' } })

@@ -6,7 +6,7 @@
 import * as z from 'zod'
 import type { Emulator } from '../emulator-api.js'
 import { DEFAULT_WAIT_MS } from '../kernel/constants.js'
-import { ConfigError, InvalidInputError, NotFoundError, ScenarioError } from '../kernel/errors.js'
+import { ConfigError, InvalidInputError, NotFoundError, ScenarioError, UnknownScenarioError } from '../kernel/errors.js'
 import type { JournalFilter } from '../kernel/journal.js'
 import { json } from '../kernel/reply.js'
 import type { RouteDefinition } from '../kernel/route.js'
@@ -15,11 +15,11 @@ import { parseBody } from '../kernel/validation.js'
 import { optionalInt, optionalString, readJson } from './body.js'
 import { noContent, controlRoute as route } from './route.js'
 
-const AdvanceBody = z.strictObject({ ms: z.number().finite().min(0) })
+export const AdvanceBody = z.strictObject({ ms: z.number().finite().min(0) })
 
 /** The body of POST /scenarios/:name for these targets; built when first needed, once per process. */
 const scenarioOnBodies = new Map<string, z.ZodType<Record<string, unknown>>>()
-function scenarioOnBody(targetNames: readonly string[]): z.ZodType<Record<string, unknown>> {
+export function scenarioOnBody(targetNames: readonly string[]): z.ZodType<Record<string, unknown>> {
   const key = targetNames.join('\n')
   let schema = scenarioOnBodies.get(key)
   if (!schema) {
@@ -38,6 +38,7 @@ export function coreRoutes(emu: Emulator, targetNames: readonly string[]): Route
   return [
     route('health', 'GET', '/health', 'Is the emulator up; its version', () => json(emu.health()), { unjournaled: true }),
     route('routes', 'GET', '/routes', 'Every route the emulator serves', () => json(emu.routes()), { unjournaled: true }),
+    route('openapi', 'GET', '/openapi.json', 'The OpenAPI 3.1 document of every route, this one included', async () => json(await emu.openapi()), { unjournaled: true }),
     route('reset', 'POST', '/reset', 'Back to the fixtures: store, queues, executions, scenarios, clock, journal', async () => {
       await emu.reset()
       return json({ status: 'reset', clock: emu.clock.state() })
@@ -129,7 +130,7 @@ export function coreRoutes(emu: Emulator, targetNames: readonly string[]): Route
 
 function requireScenario(emu: Emulator, name: string): void {
   if (!emu.scenarios.list().some((s) => s.name === name)) {
-    throw new NotFoundError(`Unknown scenario "${name}". Known scenarios: ${emu.scenarios.list().map((s) => s.name).join(', ')}.`, 'name')
+    throw new NotFoundError(new UnknownScenarioError(name, emu.scenarios.list().map((s) => s.name)).message, 'name')
   }
 }
 

@@ -7,7 +7,7 @@
 import type { Emulator } from '../emulator-api.js'
 import { json } from '../kernel/reply.js'
 import type { RequestContext, RouteDefinition } from '../kernel/route.js'
-import { optionalString, readJson } from './body.js'
+import { optionalString, readInput } from './body.js'
 import { noContent, controlRoute as route } from './route.js'
 
 function where(ctx: RequestContext): { storage?: string; facet?: string } {
@@ -19,11 +19,11 @@ function where(ctx: RequestContext): { storage?: string; facet?: string } {
 export function versionsRoutes(emu: Emulator): RouteDefinition[] {
   return [
     route('storages.list', 'GET', '/storages', 'Storages with their facets and views', () => json(emu.storages.list())),
-    route('storages.add', 'POST', '/storages', 'Add a storage with facets and views', async (ctx) => json(await emu.storages.add(await readJson(ctx)), { status: 201 })),
+    route('storages.add', 'POST', '/storages', 'Add a storage with facets and views', async (ctx) => json(await emu.storages.add(await readInput(ctx)), { status: 201 })),
     route('elements.list', 'GET', '/elements', 'Elements with their versions (ids and states)', (ctx) => json(emu.elements.list(where(ctx)))),
-    route('elements.add', 'POST', '/elements', 'Add an element with its versions', async (ctx) => json(await emu.elements.add(await readJson(ctx)), { status: 201 })),
+    route('elements.add', 'POST', '/elements', 'Add an element with its versions', async (ctx) => json(await emu.elements.add(await readInput(ctx)), { status: 201 })),
     route('elements.addVersion', 'POST', '/elements/:elementId/versions', 'Append a version (the newest) to an element', async (ctx) =>
-      json(await emu.elements.addVersion(ctx.params.elementId ?? '', await readJson(ctx), where(ctx)), { status: 201 }),
+      json(await emu.elements.addVersion(ctx.params.elementId ?? '', await readInput(ctx), where(ctx)), { status: 201 }),
     ),
     route('elements.remove', 'DELETE', '/elements/:elementId', 'Remove an element and all its versions', (ctx) => {
       emu.elements.remove(ctx.params.elementId ?? '', where(ctx))

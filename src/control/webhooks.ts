@@ -8,14 +8,14 @@ import type { Emulator } from '../emulator-api.js'
 import { NotFoundError } from '../kernel/errors.js'
 import { json } from '../kernel/reply.js'
 import type { RouteDefinition } from '../kernel/route.js'
-import { jsonWithBytes, readJson } from './body.js'
+import { jsonWithBytes, readInput } from './body.js'
 import { noContent, controlRoute as route } from './route.js'
 
 export function webhooksRoutes(emu: Emulator): RouteDefinition[] {
   return [
     route('webhooks.list', 'GET', '/webhooks', 'Webhooks with their flows and queues', () => json(emu.webhooks.list())),
     route('webhooks.create', 'POST', '/webhooks', 'Create a webhook: {name, dataStructure, learning, secured, options, flow}', async (ctx) =>
-      json(await emu.webhooks.create(await readJson(ctx)), { status: 201 }),
+      json(await emu.webhooks.create(await readInput(ctx)), { status: 201 }),
     ),
     route('webhooks.get', 'GET', '/webhooks/:id', 'A webhook, its flow and its queue {length, capacity}', (ctx) => json(emu.webhooks.get(ctx.params.id ?? ''))),
     route('webhooks.delete', 'DELETE', '/webhooks/:id', 'Delete a webhook (its address then answers 410)', (ctx) => {
@@ -23,7 +23,7 @@ export function webhooksRoutes(emu: Emulator): RouteDefinition[] {
       return noContent()
     }),
     route('webhooks.updateFlow', 'PUT', '/webhooks/:id/flow', 'Change a flow: {active, queueCapacity, response, outcome, processingMs}', async (ctx) =>
-      json(await emu.webhooks.updateFlow(ctx.params.id ?? '', await readJson(ctx))),
+      json(await emu.webhooks.updateFlow(ctx.params.id ?? '', await readInput(ctx))),
     ),
     route('webhooks.executions', 'GET', '/webhooks/:id/executions', 'The flow runs, in order: bundle, receivedAt, processedAt, outcome', (ctx) =>
       jsonWithBytes(emu.webhooks.executions(ctx.params.id ?? '')),

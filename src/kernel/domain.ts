@@ -53,6 +53,8 @@ export interface ScenarioTarget {
 /** A line of the start-up banner: a credential worth printing (the defaults are public test values). */
 export interface CredentialInfo {
   kind: string
+  /** Not a secret: a key's id, an OAuth client's client id (`--log json` prints it with the label). */
+  id: string
   label: string
   value: string
 }

@@ -4,6 +4,7 @@
  * of the classes narrows (`src/index.ts` exports that union; each domain adds its own classes).
  * Errors that become HTTP answers extend `HttpError` and render their wire format (`toReply()`).
  */
+import { closest } from './closest.js'
 import { json, type Reply, text, toFetchResponse } from './reply.js'
 
 export abstract class SvcMockError<Code extends string = string> extends Error {
@@ -58,7 +59,8 @@ export class UnknownScenarioError extends SvcMockError<'ERR_UNKNOWN_SCENARIO'> {
   readonly scenario: string
   readonly known: readonly string[]
   constructor(scenario: string, known: readonly string[]) {
-    super(`Unknown scenario "${scenario}". Known scenarios: ${known.join(', ')}.`)
+    const near = closest(scenario, known)
+    super(`Unknown scenario "${scenario}"${near === undefined ? '' : ` (did you mean "${near}"?)`}. Known scenarios: ${known.join(', ')}.`)
     this.scenario = scenario
     this.known = known
   }

@@ -1,6 +1,7 @@
 /**
- * Logging: `pretty` (one line a request, for people), `json` (one object a line, for machines) or
- * `silent` (the in-process default). Secrets never reach a log line: requests are logged from
+ * Logging: `pretty` (one line a request, for people), `json` (one object a line, for machines:
+ * `{level, time, event, …}`, requests on standard output, warnings and errors on standard error)
+ * or `silent` (the in-process default). Secrets never reach a log line: requests are logged from
  * their journal entries, which are already redacted.
  */
 import type { JournalEntry } from './journal.js'
@@ -28,6 +29,7 @@ export function createLogger(format: LogFormat, out: LogSink = stdoutSink, err: 
       format,
       request: (entry) =>
         emit(out, 'info', {
+          event: 'request',
           msg: 'request',
           route: entry.route,
           method: entry.method,
@@ -38,9 +40,9 @@ export function createLogger(format: LogFormat, out: LogSink = stdoutSink, err: 
           durationMs: entry.durationMs,
           emulatorTime: entry.time,
         }),
-      info: (message) => emit(out, 'info', { msg: message }),
-      warn: (message) => emit(err, 'warn', { msg: message }),
-      error: (message, error) => emit(err, 'error', { msg: message, error: describe(error) }),
+      info: (message) => emit(out, 'info', { event: 'log', msg: message }),
+      warn: (message) => emit(err, 'warn', { event: 'log', msg: message }),
+      error: (message, error) => emit(err, 'error', { event: 'log', msg: message, error: describe(error) }),
     }
   }
   return {

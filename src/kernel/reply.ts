@@ -115,9 +115,17 @@ export function toFetchResponse(value: Reply, method: string): Response {
   if (method === 'HEAD' || value.body === null || nullBodyStatus(value.status)) return new Response(null, init)
   if (value.fault === 'cut-body') {
     const part = typeof value.body === 'string' ? new TextEncoder().encode(value.body) : value.body
+    let sent = false
     const stream = new ReadableStream<Uint8Array>({
-      start(controller) {
-        if (part instanceof Uint8Array) controller.enqueue(part)
+      async pull(controller) {
+        if (!sent) {
+          sent = true
+          if (part instanceof Uint8Array) controller.enqueue(part)
+          return
+        }
+        // One turn of the event loop first: msw 3 hands the answer over a mock socket, and a body
+        // that fails before the head reached the client would make fetch itself reject.
+        await new Promise<void>((resolve) => setTimeout(resolve, 0))
         controller.error(new TypeError('terminated: the connection closed before the body was complete'))
       },
     })

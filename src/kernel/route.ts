@@ -4,6 +4,7 @@
  * owns it; the pipeline (`serve`) is the only thing that matches and runs them, for every
  * transport.
  */
+import type { z } from 'zod'
 import type { HttpError } from './errors.js'
 import type { Reply } from './reply.js'
 import type { RequestBody } from './request.js'
@@ -40,6 +41,42 @@ export interface RequestContext {
   delay(ms: number, until?: AbortSignal): Promise<void>
 }
 
+/** A response of a route, for the OpenAPI document. */
+export interface ResponseDoc {
+  /** A name, for a response many routes share: documents then say it once and refer to it. */
+  readonly name?: string
+  readonly description: string
+  /** Body schemas by media type (`application/json`, `text/plain`, `text/html`). */
+  readonly content?: Readonly<Record<string, z.ZodType>>
+  /** Response headers worth knowing, by name: what each one says. */
+  readonly headers?: Readonly<Record<string, string>>
+}
+
+/**
+ * What the OpenAPI document says of a route, beside its method, path and summary: the zod schemas
+ * of its query, headers, body and answers (the schemas that check them, where there is one), so
+ * the document is generated, never written by hand.
+ */
+export interface RouteDoc {
+  /** More than the summary: behaviour, defaults, what each error means. */
+  readonly description?: string
+  /** Groups in the document. */
+  readonly tags?: readonly string[]
+  /** What each `:param` of the path is. */
+  readonly params?: Readonly<Record<string, string>>
+  /** Query parameters: one per property. */
+  readonly query?: z.ZodObject
+  /** Request headers, one per property (lower-case names). */
+  readonly headers?: z.ZodObject
+  /** Body schemas by media type; the body is optional unless `bodyRequired`. */
+  readonly body?: Readonly<Record<string, z.ZodType>>
+  readonly bodyRequired?: boolean
+  /** Answers by status code (`200`, `4XX`, `default`). */
+  readonly responses: Readonly<Record<string, ResponseDoc>>
+  /** Names of the document's security schemes, any one of which the route accepts; `[]`: none needed. */
+  readonly security?: readonly string[]
+}
+
 export interface RouteDefinition {
   /** Stable id, `domain.operation`: `versions.list`, `auth.token`, `webhooks.receive`. */
   readonly id: string
@@ -68,6 +105,8 @@ export interface RouteDefinition {
   scenarioError?(code: string, ctx: RequestContext, message: string | undefined): Reply | undefined
   /** The answer to a body over `bodyLimit`. */
   tooLarge?(ctx: RequestContext): Reply
+  /** For the OpenAPI document (`GET /__svc-mock/openapi.json`). */
+  readonly doc?: RouteDoc
 }
 
 /** `versions.list` matches itself; `versions.*` or `versions` match every versions route; `*` all. */

@@ -5,7 +5,7 @@
  */
 import { ConflictError, InvalidInputError, NotFoundError } from '../kernel/errors.js'
 import { parseBody } from '../kernel/validation.js'
-import { ElementFixture, StorageFixture, VersionFixture, type VersionRecord } from './model.js'
+import { type ElementInput, NewElement, StorageFixture, type StorageInput, VersionFixture, type VersionInput, type VersionRecord } from './model.js'
 import { toRecord, toRecords, withCurrentHistory } from './records.js'
 import type { ElementStore, ElementSummary } from './store.js'
 
@@ -32,7 +32,7 @@ export class ElementAdmin {
     return this.store.summaries(filter)
   }
 
-  async addStorage(input: unknown): Promise<StorageFixture> {
+  async addStorage(input: StorageInput): Promise<StorageFixture> {
     const storage = parseBody(StorageFixture, input, 'storage')
     if (this.store.storage(storage.collectionId, storage.storageId)) {
       throw new ConflictError(`Storage ${storage.collectionId}/${storage.storageId} exists already.`, 'storageId')
@@ -41,9 +41,9 @@ export class ElementAdmin {
     return storage
   }
 
-  async addElement(input: unknown): Promise<ElementSummary> {
-    const withId = typeof input === 'object' && input !== null && !('id' in input) ? { ...input, id: this.#deps.newId() } : input
-    const element = parseBody(ElementFixture, withId, 'element')
+  async addElement(input: ElementInput): Promise<ElementSummary> {
+    const parsed = parseBody(NewElement, input, 'element')
+    const element = { ...parsed, id: parsed.id ?? this.#deps.newId() }
     this.#checkPlace(element.storage, element.facet)
     const records = toRecords(element, { baseUrl: this.#deps.baseUrl, newId: this.#deps.newId })
     this.#checkNewVersionIds(element.storage, records)
@@ -52,7 +52,7 @@ export class ElementAdmin {
     return this.store.summary(collectionId, storageId, element.facet, element.id) as ElementSummary
   }
 
-  async addVersion(elementId: string, input: unknown, where: Where): Promise<ElementSummary> {
+  async addVersion(elementId: string, input: VersionInput, where: Where): Promise<ElementSummary> {
     const found = this.#locate(elementId, where)
     const version = parseBody(VersionFixture, input, 'version')
     const [collectionId = '', storageId = ''] = found.storage.split('/')

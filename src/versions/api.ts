@@ -3,20 +3,22 @@
  * `emu.elements` (list, add, add a version, remove) and `emu.storages` (list, add).
  */
 import type { ElementAdmin, Where } from './admin.js'
-import type { StorageFixture } from './model.js'
+import type { ElementInput, StorageFixture, StorageInput, VersionInput } from './model.js'
 import type { ElementSummary } from './store.js'
 
 export interface ElementsApi {
   list(filter?: Where): ElementSummary[]
-  add(element: unknown): Promise<ElementSummary>
-  addVersion(elementId: string, version: unknown, where?: Where): Promise<ElementSummary>
+  /** An element with its versions, in the fixture format (the id is generated when absent). A bad one throws InvalidInputError (400). */
+  add(element: ElementInput): Promise<ElementSummary>
+  /** Appends a version (the newest). */
+  addVersion(elementId: string, version: VersionInput, where?: Where): Promise<ElementSummary>
   remove(elementId: string, where?: Where): void
   removeVersion(elementId: string, versionId: string, where?: Where): Promise<void>
 }
 
 export interface StoragesApi {
   list(): StorageFixture[]
-  add(storage: unknown): Promise<StorageFixture>
+  add(storage: StorageInput): Promise<StorageFixture>
 }
 
 export interface VersionsApi {

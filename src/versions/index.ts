@@ -4,23 +4,39 @@
  * operation that lists an element's versions (`versions.list`), and the store's operations for
  * `emu.elements` and `emu.storages`.
  */
+import type { z } from 'zod'
 import type { AccessGate } from '../auth/index.js'
 import type { Domain, DomainSchemas, KernelServices } from '../kernel/domain.js'
 import { SeededIds } from '../kernel/ids.js'
 import { ElementAdmin } from './admin.js'
 import { type VersionsApi, versionsApi } from './api.js'
 import { VERSIONS_PATH } from './constants.js'
+import { VERSIONS_DOC } from './docs.js'
 import { defaultRecordsKey, elementsSection, fixtureRecords, generate, generateSection, generationKey, loadElements, storagesSection, storedRecords } from './fixtures.js'
 import { listVersions } from './list.js'
+import type { ElementFixtureInput, GenerateInput, StorageInput } from './model.js'
 import { VersionsSettings } from './settings.js'
 import { ElementStore } from './store.js'
 import { VERSIONS_SCENARIO_ERRORS, renderVersionsError, versionsScenarioError } from './wire.js'
 
 export type { ElementsApi, StoragesApi, VersionsApi } from './api.js'
 export type { Where } from './admin.js'
-export type { StorageFixture } from './model.js'
+export type { ElementFixtureInput, ElementInput, GenerateInput, StorageFixture, StorageInput, VersionInput } from './model.js'
 export type { ElementSummary } from './store.js'
+/** The schemas of the element-store operations' inputs (for the control plane's documentation). */
+export { NewElement as ElementInputSchema, StorageFixture as StorageSchema, VersionFixture as VersionInputSchema } from './model.js'
 export { VersionsError, type OperationResultBody } from './wire.js'
+
+/** The fixture sections of the element store, as a fixture document gives them. */
+export type VersionsFixtures = {
+  storages?: StorageInput[]
+  elements?: ElementFixtureInput[]
+  /** Elements generated from the seed number. */
+  generate?: GenerateInput
+}
+
+/** The `versions` section of the settings tree, as options and scenario files give it. */
+export type VersionsSettingsInput = z.input<typeof VersionsSettings>
 
 /** The run options of the versions operation. */
 export interface VersionsOptions {
@@ -53,6 +69,7 @@ export function defineVersionsDomain(deps: VersionsDeps): Domain<VersionsApi> {
     routes: [
       {
         id: 'versions.list',
+        doc: VERSIONS_DOC,
         method: 'GET',
         path: VERSIONS_PATH,
         origin: 'base',

@@ -5,6 +5,7 @@
  * 127 for values that are not language-specific).
  */
 import * as z from 'zod'
+import { JsonValue } from '../kernel/json.js'
 
 export const LANGUAGE = { german: '1031', english: '1033', neutral: '127' } as const
 
@@ -12,7 +13,8 @@ export const ELEMENT_STATES = ['expired', 'released', 'inProcess'] as const
 
 const LanguageKey = z.string().regex(/^\d+$/, 'language keys are integers (1031, 1033, 127)')
 
-export const LocalizedValues = z.record(LanguageKey, z.unknown())
+/** An attribute's values by language key; each any JSON value. */
+export const LocalizedValues = z.record(LanguageKey, JsonValue)
 export const Attributes = z.record(z.string().min(1), LocalizedValues)
 export const DisplayNames = z.record(LanguageKey, z.string())
 
@@ -42,6 +44,8 @@ export const VersionFixture = z.strictObject({
   setReadOnly: z.boolean().nullable().optional(),
 })
 export type VersionFixture = z.infer<typeof VersionFixture>
+/** A version as `emu.elements.addVersion()` and `POST /__svc-mock/elements/{id}/versions` take it. */
+export type VersionInput = z.input<typeof VersionFixture>
 
 export const STORAGE_REF = /^[^/\s]+\/[^/\s]+$/
 
@@ -61,6 +65,12 @@ export const ElementFixture = z.strictObject({
   versions: z.array(VersionFixture).min(1, 'an element has at least one version'),
 })
 export type ElementFixture = z.infer<typeof ElementFixture>
+/** An element as the `elements` fixture section takes it. */
+export type ElementFixtureInput = z.input<typeof ElementFixture>
+
+/** A new element, as `emu.elements.add()` and `POST /__svc-mock/elements` take it: the id is generated when absent. */
+export const NewElement = ElementFixture.extend({ id: z.guid('must be a GUID').optional() })
+export type ElementInput = z.input<typeof NewElement>
 
 export const Facet = z.strictObject({
   name: z.string().min(1),
@@ -73,6 +83,8 @@ export const StorageFixture = z.strictObject({
   facets: z.array(Facet).min(1),
 })
 export type StorageFixture = z.infer<typeof StorageFixture>
+/** A storage as `emu.storages.add()`, `POST /__svc-mock/storages` and the `storages` fixture section take it. */
+export type StorageInput = z.input<typeof StorageFixture>
 
 export const GenerateFixture = z.strictObject({
   /** How many extra elements to generate from the seed number. */
@@ -83,6 +95,7 @@ export const GenerateFixture = z.strictObject({
   facet: z.string().min(1).default('processes'),
 })
 export type GenerateFixture = z.infer<typeof GenerateFixture>
+export type GenerateInput = z.input<typeof GenerateFixture>
 
 /**
  * One version of one element, as the store keeps it: the fields requests look up and filter by,

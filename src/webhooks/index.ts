@@ -4,23 +4,50 @@
  * webhook-response steps and the 40-second timeout, executions, and the operations of
  * `emu.webhooks`. Secured webhooks authenticate through the access gate of the auth domain.
  */
+import type { z } from 'zod'
 import type { AccessGate } from '../auth/index.js'
 import type { Domain, DomainSchemas, KernelServices, ScenarioTarget } from '../kernel/domain.js'
 import { readSection } from '../kernel/settings.js'
 import { HOOK_PATH, PAYLOAD_LIMIT } from './constants.js'
+import { OPTIONS_DOC, RECEIVE_DOC } from './docs.js'
 import type { Execution, ExecutionPredicate } from './executions.js'
 import { receive } from './intake.js'
-import { WebhooksSettings } from './model.js'
+import { type FlowPatchInput, type WebhookInput, WebhooksSettings } from './model.js'
 import { type WebhookView, WebhookService, webhooksSection } from './service.js'
 import { type WebhookEffect, type WebhooksState, webhookState } from './state.js'
 import { preflight, tooLarge } from './wire.js'
 
-export type { Bundle, DataStructure, Field, FieldType, FileValue, FlowConfig, FlowOutcome, FlowPatch, ResponseStep, WebhookOptions } from './model.js'
+export type {
+  Bundle,
+  DataStructure,
+  Field,
+  FieldType,
+  FileValue,
+  FlowConfig,
+  FlowOutcome,
+  FlowPatch,
+  FlowPatchInput,
+  ItemSpec,
+  ResponseStep,
+  ResponseStepInput,
+  WebhookInput,
+  WebhookOptions,
+} from './model.js'
 export type { Execution, ExecutionPredicate } from './executions.js'
+/** The schemas of the webhook operations' inputs and views (for the control plane's documentation). */
+export { DataStructure as DataStructureSchema, FlowConfig as FlowConfigSchema, FlowPatch as FlowPatchSchema, WebhookInput as WebhookInputSchema, WebhookOptions as WebhookOptionsSchema } from './model.js'
 export type { WebhookView } from './service.js'
 export type { ExecutionSummary, WebhookEffect, WebhookState, WebhooksState } from './state.js'
 export { ExecutionTimeoutError } from './executions.js'
 export { WebhookError, type WebhookProblem } from './wire.js'
+
+/** The fixture section of inbound webhooks, as a fixture document gives it. */
+export type WebhooksFixtures = {
+  webhooks?: WebhookInput[]
+}
+
+/** The `webhooks` section of the settings tree, as options and scenario files give it. */
+export type WebhooksSettingsInput = z.input<typeof WebhooksSettings>
 
 /** What a scenario can be aimed at in this domain (`webhook=orders`). */
 export interface WebhooksTargets {
@@ -33,11 +60,11 @@ export interface WebhooksApi {
     list(): WebhookView[]
     /** NotFoundError (404) for an unknown id. */
     get(id: string): WebhookView
-    /** Body of `POST /__svc-mock/webhooks`: `{name, dataStructure, learning, secured, options, flow}`. */
-    create(input: unknown): Promise<WebhookView>
+    /** Body of `POST /__svc-mock/webhooks`: `{name, dataStructure, learning, secured, options, flow}`. Checked as over HTTP: a bad one throws InvalidInputError (400). */
+    create(input: WebhookInput): Promise<WebhookView>
     delete(id: string): boolean
     /** Part of a flow: `{active, queueCapacity, response, outcome, processingMs}`; activating runs the queue in order. */
-    updateFlow(id: string, patch: unknown): Promise<WebhookView>
+    updateFlow(id: string, patch: FlowPatchInput): Promise<WebhookView>
     /** Every run of the webhook's flow, in the order it ran them (file data as Buffers). */
     executions(id: string): Execution[]
     /** The first execution matching, recorded already or still to come; rejects after `timeout` ms of emulator time (default 30 000). */
@@ -90,6 +117,7 @@ export function defineWebhooksDomain(deps: WebhooksDeps): Domain<WebhooksApi, We
     routes: [
       {
         id: 'webhooks.options',
+        doc: OPTIONS_DOC,
         method: 'OPTIONS',
         path: HOOK_PATH,
         origin: 'webhook',
@@ -98,6 +126,7 @@ export function defineWebhooksDomain(deps: WebhooksDeps): Domain<WebhooksApi, We
       },
       {
         id: RECEIVE,
+        doc: RECEIVE_DOC,
         method: '*',
         path: HOOK_PATH,
         origin: 'webhook',

@@ -6,6 +6,7 @@
  * One zod schema per shape validates fixtures, control-plane bodies and scenario settings.
  */
 import * as z from 'zod'
+import { JsonValue } from '../kernel/json.js'
 import { DEFAULT_EXECUTIONS_KEPT, DEFAULT_QUEUE_CAPACITY, DEFAULT_RESPONSE_TIMEOUT_MS } from './constants.js'
 
 export const FIELD_TYPES = ['text', 'number', 'boolean', 'date', 'array', 'collection', 'buffer'] as const
@@ -36,7 +37,7 @@ function checkSpec(value: { type: FieldType; spec?: unknown }, ctx: z.Refinement
   }
 }
 
-export const ItemSpec: z.ZodType<ItemSpec> = z.lazy(() =>
+export const ItemSpec: z.ZodType<ItemSpec, ItemSpec> = z.lazy(() =>
   z
     .strictObject({
       type: z.enum(FIELD_TYPES),
@@ -45,7 +46,7 @@ export const ItemSpec: z.ZodType<ItemSpec> = z.lazy(() =>
     .superRefine(checkSpec),
 )
 
-export const Field: z.ZodType<Field> = z.lazy(() =>
+export const Field: z.ZodType<Field, Field> = z.lazy(() =>
   z
     .strictObject({
       name: z.string().min(1),
@@ -75,9 +76,11 @@ export const ResponseStep = z.strictObject({
   status: z.number().int().min(200).max(599),
   headers: z.record(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'must be a header name'), z.string()).default({}),
   /** Text, or a JSON value (sent as JSON). */
-  body: z.unknown().optional(),
+  body: JsonValue.optional(),
 })
 export type ResponseStep = z.infer<typeof ResponseStep>
+/** A webhook-response step as you give it (`headers` may be left out). */
+export type ResponseStepInput = z.input<typeof ResponseStep>
 
 export const FlowConfig = z.strictObject({
   /** An inactive flow queues valid calls (200 `Accepted`) and runs them, in order, once activated. */
@@ -96,6 +99,8 @@ export type FlowConfig = z.infer<typeof FlowConfig>
 /** Any part of a flow: the body of `PUT …/flow`, scenario settings, fixtures. */
 export const FlowPatch = FlowConfig.partial()
 export type FlowPatch = z.infer<typeof FlowPatch>
+/** Part of a flow, as `emu.webhooks.updateFlow()` and `PUT /__svc-mock/webhooks/{id}/flow` take it. */
+export type FlowPatchInput = z.input<typeof FlowPatch>
 
 export const WebhookOptions = z.strictObject({
   /** Adds the raw body text to the bundle as `value`. */
@@ -123,7 +128,10 @@ export const WebhookInput = z.strictObject({
   options: WebhookOptions.partial().optional(),
   flow: FlowPatch.optional(),
 })
-export type WebhookInput = z.infer<typeof WebhookInput>
+/** A webhook as `emu.webhooks.create()`, `POST /__svc-mock/webhooks` and the `webhooks` fixture section take it. */
+export type WebhookInput = z.input<typeof WebhookInput>
+/** A webhook input once checked (defaults filled in). */
+export type WebhookFixture = z.output<typeof WebhookInput>
 
 /** A stored webhook. Records are replaced, never changed in place. */
 export const WebhookRecord = z.strictObject({

@@ -12,10 +12,10 @@ import { type SettingsTree, readSection } from '../kernel/settings.js'
 import { parseBody } from '../kernel/validation.js'
 import { type Execution, ExecutionLog, type ExecutionPredicate } from './executions.js'
 import { FlowRunner } from './flow.js'
-import { type DataStructure, type FlowConfig, FlowPatch, TOKEN, WebhookInput, WebhookOptions, type WebhookRecord, WebhooksSettings } from './model.js'
+import { type DataStructure, type FlowConfig, FlowPatch, type FlowPatchInput, TOKEN, type WebhookFixture, WebhookInput, WebhookOptions, type WebhookRecord, WebhooksSettings } from './model.js'
 import { WebhookStore } from './store.js'
 
-export const webhooksSection: FixtureSection<WebhookInput> = {
+export const webhooksSection: FixtureSection<WebhookFixture> = {
   name: 'webhooks',
   schema: WebhookInput,
   key: (w) => w.id ?? w.name,
@@ -70,7 +70,7 @@ export class WebhookService {
     })
   }
 
-  async load(fixtures: readonly Sourced<WebhookInput>[]): Promise<void> {
+  async load(fixtures: readonly Sourced<WebhookFixture>[]): Promise<void> {
     const records = fixtures.map((fixture) => {
       const id = fixture.value.id ?? fixture.value.name
       if (!TOKEN.test(id)) {
@@ -96,7 +96,7 @@ export class WebhookService {
     return this.#view(this.#require(id))
   }
 
-  async create(input: unknown): Promise<WebhookView> {
+  async create(input: WebhookInput): Promise<WebhookView> {
     const body = parseBody(WebhookInput, input, 'webhook')
     const id = body.id ?? this.#deps.newToken()
     if (this.store.get(id)) throw new ConflictError(`A webhook with id "${id}" exists already.`, 'id')
@@ -114,7 +114,7 @@ export class WebhookService {
   }
 
   /** Changes part of a flow; activating it runs the queued calls, one at a time, in order. */
-  async updateFlow(id: string, patch: unknown): Promise<WebhookView> {
+  async updateFlow(id: string, patch: FlowPatchInput): Promise<WebhookView> {
     const record = this.#require(id)
     const change = parseBody(FlowPatch.strict(), patch, 'flow')
     const updated: WebhookRecord = { ...record, flow: { ...record.flow, ...change } }
@@ -146,7 +146,7 @@ export class WebhookService {
     return record
   }
 
-  #toRecord(input: WebhookInput, id: string): WebhookRecord {
+  #toRecord(input: WebhookFixture, id: string): WebhookRecord {
     const defaults = readSection(this.#deps.baseSettings(), 'webhooks', WebhooksSettings)
     return {
       id,

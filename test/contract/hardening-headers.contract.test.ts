@@ -6,12 +6,13 @@
  */
 import { SignJWT, exportJWK, generateKeyPair } from 'jose'
 import { expect, it } from 'vitest'
+import type { InlineFixtures } from '../../src/index.js'
 import { APP_KEY, VERSIONS, contract } from '../support/harness.js'
 import { CI_POST, basic, token } from '../support/oauth.js'
 
 const pinned = await generateKeyPair('ES256', { extractable: true })
 const KID = 'pinned-hardening-key'
-const fixtures = {
+const fixtures: InlineFixtures = {
   signingKeys: [{ alg: 'ES256', kid: KID, privateJwk: await exportJWK(pinned.privateKey) }],
   apiKeys: [{ id: 'no-rights', kind: 'app', key: 'svcmock-app-key-no-rights', permissions: [] }],
 }

@@ -5,6 +5,7 @@
  * before.
  */
 import { expect, it } from 'vitest'
+import type { JsonValue } from '../../src/index.js'
 import { APP_KEY, VERSIONS, contract } from '../support/harness.js'
 
 const deepArray = (n: number): string => `${'['.repeat(n)}1${']'.repeat(n)}`
@@ -66,7 +67,7 @@ contract(
     })
 
     it('in-process, a deep object given to emu.webhooks.create is refused the same way', async () => {
-      let deep: unknown = 1
+      let deep: JsonValue = 1
       for (let i = 0; i < 5000; i++) deep = [deep]
       await expect(h.emu.webhooks.create({ name: 'deep', flow: { response: { status: 200, body: deep } } })).rejects.toMatchObject({
         code: 'ERR_CONTROL_BODY',

@@ -6,6 +6,7 @@
  */
 import { type CryptoKey, type JWK, SignJWT, exportJWK, generateKeyPair, importJWK } from 'jose'
 import { expect, it } from 'vitest'
+import type { InlineFixtures } from '../../src/index.js'
 import { APP_KEY, VERSIONS, contract } from '../support/harness.js'
 import { CI, LIMITED, claims, exchange, getCode, token } from '../support/oauth.js'
 
@@ -16,7 +17,7 @@ const PINNED_KID = 'pinned-test-key'
 
 type ErrorBody = { data: Array<{ error: string }>; type: string }
 
-const fixtures = { signingKeys: [{ alg: 'ES256', kid: PINNED_KID, privateJwk: pinnedJwk }] }
+const fixtures: InlineFixtures = { signingKeys: [{ alg: 'ES256', kid: PINNED_KID, privateJwk: pinnedJwk }] }
 
 contract(
   'oauth: access tokens at the API gate',

@@ -3,8 +3,8 @@
  * `setupServer` with the emulator's handlers, no socket), the real node:http server on a free
  * port, and `emu.handle()` with no transport at all — so they can never drift apart.
  */
-import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, beforeEach, describe } from 'vitest'
+import { setupEmulatorServer, unhandled } from '../../src/adapters/msw.js'
 import { startServer, type RunningServer } from '../../src/adapters/server.js'
 import { createEmulator, type Emulator, type EmulatorOptions } from '../../src/index.js'
 
@@ -54,8 +54,9 @@ class LiveHarness implements Harness {
       this.#stop = () => emu.close()
     } else if (this.kind === 'in-process') {
       const emu = await createEmulator(this.#options)
-      const server = setupServer(...emu.handlers)
-      server.listen({ onUnhandledRequest: 'error' })
+      const server = setupEmulatorServer(emu)
+      // onUnhandledRequest under msw 2, onUnhandledFrame under msw 3 (the CI runs both).
+      server.listen(unhandled('error'))
       this.#emu = emu
       this.#origin = emu.urls.base
       this.#stop = async () => {

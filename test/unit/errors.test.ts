@@ -14,6 +14,7 @@ import {
   ForeignOriginError,
   InvalidInputError,
   MisdirectedRequestError,
+  MswMissingError,
   NotJsonError,
   NotFoundError,
   OAuthError,
@@ -45,6 +46,8 @@ function describeError(error: AnySvcMockError): string {
       return `${error.status} ${error.field ?? ''}`
     case 'ERR_PORT_IN_USE':
       return `port ${error.port}`
+    case 'ERR_MSW_MISSING':
+      return 'install msw'
     case 'ERR_FOREIGN_ORIGIN':
     case 'ERR_NOT_JSON':
     case 'ERR_MISDIRECTED':
@@ -79,6 +82,7 @@ describe('error classes', () => {
     [new NotFoundError('none', 'id'), 'ERR_NOT_FOUND', '404 id'],
     [new ConflictError('twice', 'id'), 'ERR_CONFLICT', '409 id'],
     [new PortInUseError('127.0.0.1', 4010), 'ERR_PORT_IN_USE', 'port 4010'],
+    [new MswMissingError(), 'ERR_MSW_MISSING', 'install msw'],
     [new ForeignOriginError('other page', 'origin'), 'ERR_FOREIGN_ORIGIN', 'guard 403'],
     [new NotJsonError('a form', 'content-type'), 'ERR_NOT_JSON', 'guard 415'],
     [new MisdirectedRequestError('rebinding', 'host'), 'ERR_MISDIRECTED', 'guard 421'],

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { FixtureError } from '../../src/kernel/errors.js'
-import { createEmulator } from '../../src/index.js'
+import { createEmulator, type InlineFixtures } from '../../src/index.js'
 
 describe('webhook fixtures', () => {
   it('adds webhooks from your fixtures; a default one with the same id is replaced', async () => {
@@ -38,7 +38,8 @@ describe('webhook fixtures', () => {
     [{ webhooks: [{ name: 'x', dataStructure: [{ name: 'a', type: 'text', spec: [] }] }] }, 'webhooks[0].dataStructure[0].spec', /has no spec/],
     [{ webhooks: [{ name: 'x', flow: { outcome: 'explode' } }] }, 'webhooks[0].flow.outcome', /Invalid option/],
   ])('refuses %j naming the path', async (fixtures, path, rule) => {
-    const error = await createEmulator({ fixtures }).catch((e: unknown) => e)
+    // Bad on purpose, so not of the fixture type: the run-time check is what is tested.
+    const error = await createEmulator({ fixtures: fixtures as InlineFixtures }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(FixtureError)
     expect((error as FixtureError).path).toBe(path)
     expect((error as FixtureError).rule).toMatch(rule)

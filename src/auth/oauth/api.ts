@@ -7,7 +7,7 @@
 import type { Clock } from '../../kernel/clock.js'
 import { InvalidInputError, NotFoundError } from '../../kernel/errors.js'
 import { DEFAULT_LOGIN } from '../constants.js'
-import { type ClientInfo, describeClient } from './clients.js'
+import { type ClientInfo, type OAuthClientInput, describeClient } from './clients.js'
 import type { ConsentInfo } from './consents.js'
 import type { DeviceCodeInfo } from './device-codes.js'
 import { grantScopes } from './scopes.js'
@@ -30,7 +30,8 @@ export interface IssueTokenInput {
 export interface OAuthClientsApi {
   list(): ClientInfo[]
   get(clientId: string): ClientInfo | undefined
-  create(input: unknown): Promise<CreatedClient>
+  /** `{name, grantType, authMethod, scopes, permissions, redirectUris, consent?, pkce?, clientId?}`; a bad one throws InvalidInputError (400). */
+  create(input: OAuthClientInput): Promise<CreatedClient>
   delete(clientId: string): boolean
   /** A new secret; the old one stops working at once. */
   regenerateSecret(clientId: string): Promise<{ clientId: string; clientSecret: string }>

@@ -7,12 +7,13 @@
  * reset restores them cheaply.
  */
 import * as z from 'zod'
+import { documentAs } from '../../kernel/docs.js'
 import { ConflictError, NotFoundError } from '../../kernel/errors.js'
 import type { FixtureSection } from '../../kernel/fixtures.js'
 import { IndexedCollection } from '../../kernel/store.js'
 import { parseBody } from '../../kernel/validation.js'
 import { Permission } from '../permissions.js'
-import { SCOPE_NAMES, Scope } from './scopes.js'
+import { SCOPE_NAMES, Scope, type ScopeName } from './scopes.js'
 
 export const GRANT_TYPES = ['client_credentials', 'authorization_code', 'device_code'] as const
 export type ClientGrantType = (typeof GRANT_TYPES)[number]
@@ -22,18 +23,33 @@ export type AuthMethod = (typeof AUTH_METHODS)[number]
 /** The `grant_type` of the device grant at the token endpoint (RFC 8628 section 3.4). */
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code'
 
-/** The platform's labels (`Client Credentials`, `Client secret basic`) are accepted as well as the RFC names. */
-const LABELS: Record<string, string> = {
-  'client credentials': 'client_credentials',
-  'authorization code': 'authorization_code',
-  'device code': 'device_code',
+/** The platform's labels (`Client Credentials`, `Client secret basic`) are accepted as well as the RFC names, in any case. */
+const GRANT_LABELS = {
+  'Client Credentials': 'client_credentials',
+  'Authorization Code': 'authorization_code',
+  'Device Code': 'device_code',
   [DEVICE_CODE_GRANT]: 'device_code',
-  'client secret basic': 'client_secret_basic',
-  'client secret post': 'client_secret_post',
+} as const satisfies Record<string, ClientGrantType>
+const METHOD_LABELS = {
+  'Client secret basic': 'client_secret_basic',
+  'Client secret post': 'client_secret_post',
   public: 'none',
+} as const satisfies Record<string, AuthMethod>
+
+/** An enum that also takes the platform's labels; typed for callers as the names and the labels as the platform writes them. */
+const normalized = <T extends readonly [string, ...string[]], L extends string>(values: T, labels: Readonly<Record<L, T[number]>>): z.ZodType<T[number], T[number] | L> => {
+  const byLowerCase = new Map(Object.entries<string>(labels).map(([label, value]) => [label.toLowerCase(), value]))
+  const schema = z.preprocess((v) => (typeof v === 'string' ? (byLowerCase.get(v.trim().toLowerCase()) ?? v) : v), z.enum(values))
+  // zod cannot describe the preprocessing in JSON Schema: show the names and labels callers may send, and the names they get.
+  documentAs(schema, {
+    input: { type: 'string', enum: [...values, ...Object.keys(labels)], description: "The name, or the platform's label (in any case)." },
+    output: { type: 'string', enum: [...values] },
+  })
+  return schema as unknown as z.ZodType<T[number], T[number] | L>
 }
-const normalized = <T extends readonly [string, ...string[]]>(values: T): z.ZodType<T[number]> =>
-  z.preprocess((v) => (typeof v === 'string' ? (LABELS[v.trim().toLowerCase()] ?? v) : v), z.enum(values))
+
+/** For callers a scope is one of the platform's names (completion, and a typo is a type error); it is kept as a string. */
+const ScopeInput = Scope as unknown as z.ZodType<string, ScopeName>
 
 const RedirectUri = z.string().refine(
   (value) => {
@@ -49,8 +65,8 @@ const RedirectUri = z.string().refine(
 
 const clientFields = {
   name: z.string().min(1),
-  grantType: normalized(GRANT_TYPES),
-  authMethod: normalized(AUTH_METHODS),
+  grantType: normalized(GRANT_TYPES, GRANT_LABELS),
+  authMethod: normalized(AUTH_METHODS, METHOD_LABELS),
   scopes: z.array(Scope).default([...SCOPE_NAMES]),
   permissions: z.array(Permission).default([]),
   redirectUris: z.array(RedirectUri).default([]),
@@ -82,7 +98,14 @@ export type OAuthClient = z.infer<typeof OAuthClient>
 
 export const oauthClientsSection: FixtureSection<OAuthClient> = { name: 'oauthClients', schema: OAuthClient, key: (c) => c.clientId }
 
-const CreateClientBody = z.strictObject({ ...clientFields, clientId: z.string().min(1).optional() })
+export const CreateClientBody = z.strictObject({ ...clientFields, scopes: z.array(ScopeInput).default([...SCOPE_NAMES]), clientId: z.string().min(1).optional() })
+/** An OAuth client as `emu.oauth.clients.create()` and `POST /__svc-mock/oauth-clients` take it. */
+export type OAuthClientInput = z.input<typeof CreateClientBody>
+/** An OAuth client as the `oauthClients` fixture section takes it. */
+export type OAuthClientFixture = Omit<z.input<typeof OAuthClient>, 'scopes'> & { scopes?: ScopeName[] }
+
+/** A client as the control plane shows it (for its documentation): everything but the secret. */
+export const ClientInfoSchema = z.object({ clientId: z.string(), ...clientFields })
 
 /** A client as the control plane shows it: everything but the secret. */
 export type ClientInfo = Omit<OAuthClient, 'clientSecret'>
@@ -103,7 +126,7 @@ export class ClientRegistry {
     return this.clients.all()
   }
 
-  async create(input: unknown, ids: { uuid: () => string; secret: () => string }): Promise<OAuthClient> {
+  async create(input: OAuthClientInput, ids: { uuid: () => string; secret: () => string }): Promise<OAuthClient> {
     const { clientId, ...fields } = parseBody(CreateClientBody, input, 'OAuth client')
     const id = clientId ?? ids.uuid()
     if (this.clients.has(id)) throw new ConflictError(`An OAuth client with the id ${id} exists already.`, 'clientId')

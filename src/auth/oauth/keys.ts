@@ -7,6 +7,7 @@
 import { KeyObject, sign } from 'node:crypto'
 import { type CryptoKey, type JWK, calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK } from 'jose'
 import * as z from 'zod'
+import { JsonValue } from '../../kernel/json.js'
 import type { FixtureSection, Sourced } from '../../kernel/fixtures.js'
 import { FixtureError } from '../../kernel/errors.js'
 import { TOKEN_ALGORITHMS, type TokenAlgorithm } from '../settings.js'
@@ -36,9 +37,12 @@ export const SigningKeyFixture = z.strictObject({
   /** Key id; default: the JWK thumbprint. */
   kid: z.string().min(1).optional(),
   /** The private key as a JWK (with `d`). */
-  privateJwk: z.record(z.string(), z.unknown()).refine((jwk) => typeof jwk.d === 'string', { message: 'must be a private JWK (it has no "d")' }),
+  privateJwk: z
+    .record(z.string(), JsonValue)
+    .refine((jwk) => typeof jwk.d === 'string', { message: 'must be a private JWK (it has no "d")' }) as unknown as z.ZodType<Record<string, JsonValue>, JWK>,
 })
 export type SigningKeyFixture = z.infer<typeof SigningKeyFixture>
+export type SigningKeyInput = z.input<typeof SigningKeyFixture>
 
 export const signingKeysSection: FixtureSection<SigningKeyFixture> = { name: 'signingKeys', schema: SigningKeyFixture, key: (k) => k.alg }
 

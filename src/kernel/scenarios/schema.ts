@@ -7,6 +7,7 @@
  * `seed` parameter (or 1), so a run repeats exactly.
  */
 import * as z from 'zod'
+import { type JsonObject, JsonValue } from '../json.js'
 
 /** Scenario names: lower-case letters, digits and dashes. */
 export const SCENARIO_NAME = /^[a-z0-9][a-z0-9-]*$/
@@ -58,7 +59,7 @@ export const ScenarioRule = z
       .strictObject({
         status: z.number().int().min(100).max(599),
         headers: z.record(z.string(), z.string()).optional(),
-        body: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional(),
+        body: z.union([z.string(), z.record(z.string(), JsonValue), z.array(JsonValue)]).optional(),
       })
       .optional(),
   })
@@ -98,7 +99,7 @@ export const ScenarioFileSchema: z.ZodType<ScenarioFile> = z
   /** Routes the scenario touches: `times` counts these requests and `settings` apply to them. */
   routes: RouteSelector.optional(),
   /** A partial settings tree; checked against the domains' settings after `$param`s are filled. */
-  settings: z.record(z.string(), z.unknown()).optional(),
+  settings: z.record(z.string(), JsonValue).optional(),
   rules: z.array(ScenarioRule).optional(),
   /** Instead of `routes`, `settings` and `rules`: parts, each with its own (applied in order, the later winning). */
   parts: z.array(ScenarioPartSchema).optional(),
@@ -115,10 +116,16 @@ export interface ScenarioFile {
   summary?: string
   params?: Record<string, ParamSpec>
   routes?: string | string[]
-  settings?: Record<string, unknown>
+  settings?: JsonObject
   rules?: ScenarioRule[]
   parts?: ScenarioPart[]
 }
+
+/** A rule as a scenario file or definition gives it (`route` defaults to every route). */
+export type ScenarioRuleInput = z.input<typeof ScenarioRule>
+
+/** A scenario definition as `scenarioDefinitions` takes it: a scenario file's content. */
+export type ScenarioDefinitionInput = Omit<ScenarioFile, 'rules'> & { rules?: ScenarioRuleInput[] }
 
 /** How one scenario is switched on: for how many requests, with which parameters, aimed at what. */
 export interface Activation {

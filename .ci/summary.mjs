@@ -1,0 +1,32 @@
+// Sums what .ci/run ran: every vitest JSON report in the results folder, and the checks that are
+// not vitest runs (checks.txt: "pass NAME" / "fail NAME"). Prints the failures, then ONE plain
+// last line, `N passed, N failed`; exits 1 when anything failed or nothing ran.
+import { readFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+
+const [dir = '.', failedSteps = '0'] = process.argv.slice(2)
+let passed = 0
+let failed = 0
+const failures = []
+for (const name of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+  const report = JSON.parse(readFileSync(join(dir, name), 'utf8'))
+  passed += report.numPassedTests
+  failed += report.numFailedTests
+  console.log(`${name.replace(/\.json$/, '')}: ${report.numPassedTests} passed, ${report.numFailedTests} failed`)
+  for (const file of report.testResults ?? []) {
+    for (const test of file.assertionResults ?? []) if (test.status === 'failed') failures.push(`${name}: ${test.fullName}`)
+  }
+}
+for (const line of readFileSync(join(dir, 'checks.txt'), 'utf8').split('\n').filter(Boolean)) {
+  const [verdict, ...rest] = line.split(' ')
+  if (verdict === 'pass') passed += 1
+  else {
+    failed += 1
+    failures.push(rest.join(' '))
+  }
+}
+for (const failure of failures) console.log(`FAILED ${failure}`)
+const steps = Number(failedSteps)
+if (steps > 0 && failed === 0) console.log(`${steps} step(s) failed without a failed test (see above)`)
+console.log(`${passed} passed, ${failed} failed`)
+process.exit(failed > 0 || steps > 0 || passed === 0 ? 1 : 0)

@@ -1,0 +1,60 @@
+/**
+ * What the published package holds and says about itself: where it lives (repository, homepage,
+ * bugs, keywords), the msw peer range, every file the README links to (the screenshot included),
+ * and source maps that carry their sources (src/ is not shipped). Read from `npm pack --dry-run`.
+ */
+import { execFileSync } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { beforeAll, describe, expect, it } from 'vitest'
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+const manifest = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as {
+  repository?: { url?: string }
+  homepage?: string
+  bugs?: { url?: string }
+  keywords?: string[]
+  peerDependencies: Record<string, string>
+  peerDependenciesMeta: Record<string, { optional?: boolean }>
+}
+
+describe('the package', () => {
+  let files: string[] = []
+  beforeAll(() => {
+    // --ignore-scripts: no rebuild under the feet of the other tests.
+    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+    files = (JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0]?.files.map((f) => f.path) ?? []
+  })
+
+  it('says where it lives', () => {
+    expect(manifest.repository?.url).toMatch(/^git\+https:\/\/github\.com\/.+\.git$/)
+    expect(manifest.homepage).toMatch(/^https:\/\//)
+    expect(manifest.bugs?.url).toMatch(/^https:\/\//)
+    expect(manifest.keywords?.length).toBeGreaterThan(3)
+  })
+
+  it('takes msw 2 or 3, and only as an optional peer', () => {
+    expect(manifest.peerDependencies.msw).toBe('^2.10.0 || ^3.0.0')
+    expect(manifest.peerDependenciesMeta.msw?.optional).toBe(true)
+  })
+
+  it('ships every file the README links to or shows, and no sources or tests', () => {
+    const readme = readFileSync(`${ROOT}README.md`, 'utf8')
+    const linked = [...readme.matchAll(/\]\(((?:docs|bench|fixtures|scenarios)\/[^)#\s]+)/g)].map((m) => m[1] ?? '')
+    expect(linked).toContain('docs/dashboard.png')
+    for (const path of linked.filter((p) => !p.startsWith('bench/'))) expect(files, path).toContain(path)
+    expect(files).toContain('docs/openapi.json')
+    expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/'))).toEqual([])
+  })
+
+  it('ships source maps that carry their sources', () => {
+    const maps = files.filter((f) => f.endsWith('.js.map'))
+    expect(maps.length).toBeGreaterThan(0)
+    for (const map of maps) {
+      if (!existsSync(`${ROOT}${map}`)) continue
+      const { sources, sourcesContent } = JSON.parse(readFileSync(`${ROOT}${map}`, 'utf8')) as { sources: string[]; sourcesContent?: Array<string | null> }
+      expect(sourcesContent?.length, map).toBe(sources.length)
+      expect(sourcesContent?.every((text) => typeof text === 'string'), map).toBe(true)
+    }
+  })
+})
