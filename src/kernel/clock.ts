@@ -42,6 +42,28 @@ interface TaskState {
   parked: number
 }
 
+type ClockWait = (deadline: number, signal: AbortSignal | undefined, task: TaskState) => Promise<void>
+
+/** One per tracked piece of work (a request, a flow run): its own state, methods shared. */
+class TrackedTask implements Task, TaskState {
+  parked = 0
+  readonly #clock: Clock
+  readonly #wait: ClockWait
+
+  constructor(clock: Clock, wait: ClockWait) {
+    this.#clock = clock
+    this.#wait = wait
+  }
+
+  waitUntil(deadline: number, signal?: AbortSignal): Promise<void> {
+    return this.#wait(deadline, signal, this)
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return this.#wait(this.#clock.now() + Math.max(0, ms), signal, this)
+  }
+}
+
 /** Tracked work, as `track()` hands it to the function it runs: its waits park it. */
 export interface Task {
   /** As `Clock.waitUntil`; while it waits, the task counts as parked, so `advance()` does not wait for it. */
@@ -71,6 +93,8 @@ export class Clock {
   #realTimer: NodeJS.Timeout | undefined
   #tasks = new Set<TaskState>()
   #advancing: Promise<void> = Promise.resolve()
+  /** Tasks wait through this (made once, not per task). */
+  readonly #waitFor: ClockWait = (deadline, signal, task) => this.#wait(deadline, signal, task)
 
   constructor(options: ClockOptions = {}) {
     this.mode = options.mode ?? 'real'
@@ -149,15 +173,12 @@ export class Clock {
    * on a wait of the task it is handed. Requests and flow processing run this way.
    */
   async track<T>(fn: (task: Task) => Promise<T>): Promise<T> {
-    const state: TaskState = { parked: 0 }
-    this.#tasks.add(state)
+    const task = new TrackedTask(this, this.#waitFor)
+    this.#tasks.add(task)
     try {
-      return await fn({
-        waitUntil: (deadline, signal) => this.#wait(deadline, signal, state),
-        sleep: (ms, signal) => this.#wait(this.now() + Math.max(0, ms), signal, state),
-      })
+      return await fn(task)
     } finally {
-      this.#tasks.delete(state)
+      this.#tasks.delete(task)
     }
   }
 

@@ -35,17 +35,17 @@ export function splitPath(pathname: string): string[] {
 
 export function matchSegments(segments: readonly Segment[], parts: readonly string[]): Record<string, string> | undefined {
   if (parts.length !== segments.length) return undefined
-  const params: Record<string, string> = {}
+  // Checked first without allocating: most routes tried for a path are not it.
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i]
     const part = parts[i]
     if (segment === undefined || part === undefined) return undefined
-    if (segment.kind === 'static') {
-      if (segment.value !== part) return undefined
-    } else {
-      if (part === '') return undefined
-      params[segment.name] = safeDecode(part)
-    }
+    if (segment.kind === 'static' ? segment.value !== part : part === '') return undefined
+  }
+  const params: Record<string, string> = {}
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i]
+    if (segment?.kind === 'param') params[segment.name] = safeDecode(parts[i] ?? '')
   }
   return params
 }
