@@ -299,7 +299,7 @@ contract(
         // A hang or a dropped connection ends the run; a 5xx is reported after seeing what it broke.
         let own: unknown
         try {
-          expectAnswered(h, wire, outcome, { scenarioMade: scenarioMade(spec), webhook: true, configuredStatus, head: method === 'HEAD' })
+          expectAnswered(h, wire, outcome, { scenarioMade: scenarioMade(spec), webhook: true, configuredStatus, head: method === 'HEAD', allowed: [...CALL_METHODS, 'OPTIONS'].includes(method) ? [] : [501] })
         } catch (error) {
           if (outcome.kind !== 'response') throw error
           own = error

@@ -219,9 +219,14 @@ export function jsonDepth(text: string): number | undefined {
 
 export type Literal = string | number | boolean | null
 
-/** The parser's tree (src/versions/filter.ts `FilterNode`), restated so generators need no import. */
+/**
+ * A `$filter` tree. Generated trees are binary (`left`, `right`); the parser's own tree
+ * (src/versions/filter.ts `FilterNode`) may be binary or keep AND/OR chains as flat `items`
+ * lists, so everything here reads both, and compares trees in `canonical` form.
+ */
 export type FilterTree =
   | { kind: 'and' | 'or'; left: FilterTree; right: FilterTree }
+  | { kind: 'and' | 'or'; items: FilterTree[] }
   | { kind: 'compare'; op: 'eq' | 'ne'; field: string; value: Literal }
   | { kind: 'function'; name: 'contains' | 'startswith' | 'endswith'; field: string; value: string }
   | { kind: 'isnull'; field: string }
@@ -275,10 +280,29 @@ export const filterStyle: fc.Arbitrary<FilterStyle> = fc.record({
 
 const FUNCTION_SPELLING = { contains: 'contains', startswith: 'StartsWith', endswith: 'EndsWith' } as const
 
+/** The operands of an AND or OR node, binary or flat. */
+export function operands(node: Extract<FilterTree, { kind: 'and' | 'or' }>): FilterTree[] {
+  return 'items' in node ? node.items : [node.left, node.right]
+}
+
 /**
- * Prints a tree in the platform's `$filter` syntax so that parsing the text gives the tree back.
- * AND binds tighter than OR and both associate to the left, so a right operand of the same
- * operator, and an OR under an AND, are parenthesized.
+ * The tree with AND and OR chains flattened into `items` lists (both associate, so
+ * `a AND (b AND c)` and `(a AND b) AND c` mean the same): the form two trees are compared in.
+ */
+export function canonical(node: FilterTree): FilterTree {
+  if (node.kind !== 'and' && node.kind !== 'or') return node
+  const items: FilterTree[] = []
+  for (const operand of operands(node).map(canonical)) {
+    if (operand.kind === node.kind && 'items' in operand) items.push(...operand.items)
+    else items.push(operand)
+  }
+  return { kind: node.kind, items }
+}
+
+/**
+ * Prints a tree in the platform's `$filter` syntax so that parsing the text gives an equivalent
+ * tree back (equal in `canonical` form). AND binds tighter than OR and both associate to the
+ * left, so an OR under an AND, and a later operand of the same operator, are parenthesized.
  */
 export function printFilter(node: FilterTree, style: FilterStyle = { upper: true, space: ' ', quote: "'", extraParens: false }): string {
   const s = style.space
@@ -298,17 +322,15 @@ export function printFilter(node: FilterTree, style: FilterStyle = { upper: true
         return `${FUNCTION_SPELLING[n.name]}(${n.field},${s}${text(n.value)})`
       case 'isnull':
         return `IsNull(${s}${n.field}${s})`
-      case 'and': {
-        const left = n.left.kind === 'or' ? paren(print(n.left)) : print(n.left)
-        const right = n.right.kind === 'and' || n.right.kind === 'or' ? paren(print(n.right)) : print(n.right)
-        const both = `${left}${s}${kw('and')}${s}${right}`
-        return style.extraParens ? paren(both) : both
-      }
+      case 'and':
       case 'or': {
-        const left = print(n.left)
-        const right = n.right.kind === 'or' ? paren(print(n.right)) : print(n.right)
-        const both = `${left}${s}${kw('or')}${s}${right}`
-        return style.extraParens ? paren(both) : both
+        const parts = operands(n).map((operand, i) => {
+          const nested = operand.kind === 'and' || operand.kind === 'or'
+          const needs = nested && ((n.kind === 'and' && operand.kind === 'or') || (operand.kind === n.kind && i > 0))
+          return needs ? paren(print(operand)) : print(operand)
+        })
+        const joined = parts.join(`${s}${kw(n.kind)}${s}`)
+        return style.extraParens ? paren(joined) : joined
       }
     }
   }
@@ -322,7 +344,7 @@ export function treeDepth(root: FilterTree): number {
   while (stack.length > 0) {
     const [node, depth] = stack.pop() as [FilterTree, number]
     max = Math.max(max, depth)
-    if (node.kind === 'and' || node.kind === 'or') stack.push([node.left, depth + 1], [node.right, depth + 1])
+    if (node.kind === 'and' || node.kind === 'or') for (const operand of operands(node)) stack.push([operand, depth + 1])
   }
   return max
 }

@@ -341,6 +341,8 @@ export interface AnswerRules {
   configuredStatus?: number
   /** A HEAD request: a documented 500 has no body to tell it by. */
   head?: boolean
+  /** Other statuses that are documented for this request (501 for a method no route takes). */
+  allowed?: readonly number[]
 }
 
 /** The first property: an answer, within the bound, that is not a 5xx outside the documented ones. */
@@ -351,7 +353,7 @@ export function expectAnswered(h: Harness, wire: Wire, outcome: Outcome, rules: 
     if (rules.scenarioMade) return
     throw new OracleFailure(`NO ANSWER: ${describeOutcome(outcome)}\n  request: ${request}`)
   }
-  if (outcome.status < 500 || rules.scenarioMade || outcome.status === rules.configuredStatus) return
+  if (outcome.status < 500 || rules.scenarioMade || outcome.status === rules.configuredStatus || rules.allowed?.includes(outcome.status)) return
   if (rules.webhook && outcome.status === 500 && (outcome.text === FLOW_FAILED || outcome.text === FLOW_TIMED_OUT)) return
   if (rules.webhook && rules.head && outcome.status === 500 && outcome.text === '' && rules.configuredStatus !== undefined) return
   throw new OracleFailure(`UNDOCUMENTED ${outcome.status}: ${describeOutcome(outcome)}\n  request: ${request}`)
