@@ -129,7 +129,7 @@ async function setUp(h: Harness): Promise<void> {
 contract(
   'fuzz: authorize endpoint',
   (h) => {
-    const n = runs(80)
+    const n = runs(50)
     it(`answers ${n} generated authorize requests without a 5xx or a hang, redirects only to registered URIs, stores nothing it refuses`, { timeout: timeoutFor(n) }, async () => {
       await fuzz(`authorize [${h.kind}]`, n, authorizeSpec, async (spec) => {
         await fresh(h)

@@ -473,7 +473,7 @@ const READS = ['/health', '/clock', '/state', '/journal', '/webhooks', '/scenari
 contract(
   'fuzz: control plane',
   (h) => {
-    const n = runs(80)
+    const n = runs(60)
     it(`answers ${n} generated control requests without a 5xx, guards itself, changes nothing it refuses, stays usable`, { timeout: timeoutFor(n, 60) }, async () => {
       await fuzz(`control [${h.kind}]`, n, controlSpec(h.kind), async (spec) => {
         await fresh(h)

@@ -83,7 +83,7 @@ function examples(kind: TransportKind): MethodSpec[] {
 contract(
   'fuzz: methods on every surface',
   (h) => {
-    const n = runs(60, 0.3)
+    const n = runs(40, 0.3)
     it(`answers ${n} generated method/path pairs with 405/501 where no route takes the method, never a 5xx or a dropped connection`, { timeout: timeoutFor(n) }, async () => {
       await fuzz(`methods [${h.kind}]`, n, methodSpec(h.kind), async (spec) => {
         await fresh(h)

@@ -247,7 +247,7 @@ const WIRE_EXAMPLES: TokenSpec[] = [request({ params: [['client_id', 'ci-post-cl
 contract(
   'fuzz: token endpoint',
   (h) => {
-    const n = runs(100, 0.75)
+    const n = runs(70, 0.75)
     it(`answers ${n} generated token requests without an undocumented 5xx or a hang, stores nothing it refuses, stays healthy`, { timeout: timeoutFor(n) }, async () => {
       await fuzz(`token [${h.kind}]`, n, tokenSpec, async (spec) => {
         await fresh(h)
@@ -260,7 +260,7 @@ contract(
       })
     })
 
-    const w = runs(60, 0.25)
+    const w = runs(40, 0.25)
     it(`refuses in the RFC 6749 wire format, with WWW-Authenticate: Basic only for clients that used the header (${w} requests)`, { timeout: timeoutFor(w) }, async () => {
       await fuzz(`token error wire format [${h.kind}]`, w, tokenSpec.map((spec) => ({ ...spec, scenario: undefined })), async (spec) => {
         await fresh(h)

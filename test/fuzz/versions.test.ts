@@ -133,7 +133,7 @@ const EXAMPLES: VersionsSpec[] = [
 contract(
   'fuzz: versions',
   (h) => {
-    const n = runs(120)
+    const n = runs(80)
     it(`answers ${n} generated requests without an undocumented 5xx or a hang, and stays healthy`, { timeout: timeoutFor(n) }, async () => {
       await fuzz(`versions [${h.kind}]`, n, versionsSpec, async (spec) => {
         await fresh(h)
@@ -150,7 +150,7 @@ contract(
       }, EXAMPLES)
     })
 
-    const d = runs(30, 0.2)
+    const d = runs(20, 0.2)
     it(`refuses a $filter nested over ${DEPTH_LIMIT} levels with a 400 naming the limit (${d} depths)`, { timeout: timeoutFor(d) }, async () => {
       const deep = fc.record({
         // Paths up to ~7,000 parentheses fit the node:http server's 16 KiB request line.

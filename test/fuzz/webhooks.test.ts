@@ -286,7 +286,7 @@ function examples(kind: TransportKind): WebhookSpec[] {
 contract(
   'fuzz: webhooks',
   (h) => {
-    const n = runs(120)
+    const n = runs(80)
     it(`answers ${n} generated webhook calls as documented, stores nothing it refuses, stays healthy`, { timeout: timeoutFor(n) }, async () => {
       await fuzz(`webhooks [${h.kind}]`, n, webhookSpec(h.kind), async (spec) => {
         await fresh(h)
