@@ -11,7 +11,7 @@
  */
 import fc from 'fast-check'
 import { it } from 'vitest'
-import { DEPTH_LIMIT, type FilterSpec, encodeText, filterSpec, filterText, knownOr, latin1Text, parenDepth, sometimes, weirdText } from '../support/fuzz-arbitraries.js'
+import { DEPTH_LIMIT, type FilterSpec, encodeText, filterSpec, filterText, knownOr, latin1Text, sometimes, weirdText } from '../support/fuzz-arbitraries.js'
 import { type AuthSpec, FUZZ_SIGNING_FIXTURES, PINNED_KID, authSpec, authorization, latin1Only } from '../support/fuzz-auth.js'
 import {
   OracleFailure,
@@ -163,7 +163,7 @@ contract(
         const wire: Wire = { method: 'GET', path: `/acme-collection/acme-tenant/_api/rest/facets/processes/views/default/elements/${SEED_ELEMENT}/versions?$filter=${encodeURIComponent(filter)}`, headers: [['authorization', 'AppKey svcmock-app-key']] }
         const outcome = await send(h, wire)
         expectAnswered(h, wire, outcome)
-        const ok = parenDepth(filter) <= 200 ? outcome.status === 200 : outcome.status === 400 && outcome.text.includes(String(DEPTH_LIMIT))
+        const ok = depth <= 200 ? outcome.status === 200 : outcome.status === 400 && outcome.text.includes(String(DEPTH_LIMIT))
         if (!ok) {
           throw new OracleFailure(
             `$filter nested ${depth} deep: expected ${depth <= 200 ? '200' : `400 naming the limit ${DEPTH_LIMIT}`}, got ${describeOutcome(outcome)}\n  request: ${describeWire(h, wire)}`,
