@@ -4,7 +4,7 @@
  * before it is read.
  */
 import { createServer, request as httpRequest, Agent } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { type AddressInfo, connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestListener } from '../src/adapters/node-http.js'
 import { startServer, type RunningServer } from '../src/adapters/server.js'
@@ -114,6 +114,20 @@ describe('the standalone server', () => {
       expect(answer.status).toBe(501)
       expect(JSON.parse(answer.body)).toMatchObject({ error: 'Not Implemented' })
     }
+    expect((await fetch(`${running.url}${VERSIONS()}`, { headers: APP_KEY })).status).toBe(200)
+  })
+
+  it('answers a method the HTTP parser does not know (FOO) with 501 before any route, and keeps serving', async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(running.port, '127.0.0.1', () => socket.write('FOO /oauth2/token HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n'))
+      let text = ''
+      socket.setEncoding('latin1')
+      socket.on('data', (chunk: string) => (text += chunk))
+      socket.on('end', () => resolve(text))
+      socket.on('error', reject)
+    })
+    expect(answer).toMatch(/^HTTP\/1\.1 501 Not Implemented\r\n/)
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ error: 'Not Implemented' })
     expect((await fetch(`${running.url}${VERSIONS()}`, { headers: APP_KEY })).status).toBe(200)
   })
 

@@ -16,7 +16,9 @@ export { MswMissingError, mswMajor, type MswMajor, type UnhandledCallback, type 
 
 export function mswHandlers(emu: Pick<EmulatorCore, 'serve' | 'origins'>): RequestHandler[] {
   return emu.origins().map((origin) =>
-    http.all(`${origin}/*`, async ({ request }) => {
+    // A RegExp with no groups: msw (2 and 3) then matches without decoding the path, which a
+    // malformed escape (`%E2%82`) would make throw before the pipeline could answer it.
+    http.all(new RegExp(`^${origin.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/`), async ({ request }) => {
       const reply = await emu.serve(incomingOf(request), 'in-process')
       return isNetworkFault(reply) ? HttpResponse.error() : toFetchResponse(reply, request.method)
     }),

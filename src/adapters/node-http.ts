@@ -50,6 +50,26 @@ export function connectListener(emu: Pick<EmulatorCore, 'serve' | 'logger'>, ori
   }
 }
 
+/**
+ * What Node's HTTP parser refuses before any request exists. Node's own answers are kept (400 for
+ * a malformed request, 408 for a stalled one, 431 for oversized headers), except that a method
+ * the parser does not know (`FOO /oauth2/token`) gets the pipeline's 501 rather than a bare 400.
+ */
+export function clientErrorListener(): (error: Error & { code?: string }, socket: Duplex) => void {
+  return (error, socket) => {
+    const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage
+    if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent === true) {
+      socket.destroy()
+      return
+    }
+    const status = error.code === 'HPE_INVALID_METHOD' ? 501 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400
+    const body = status === 501 ? JSON.stringify({ error: 'Not Implemented', message: 'svc-mock implements no route for this method.' }) : ''
+    const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, 'connection: close']
+    if (body !== '') head.push('content-type: application/json', `content-length: ${Buffer.byteLength(body)}`)
+    socket.end(`${head.join('\r\n')}\r\n\r\n${body}`)
+  }
+}
+
 async function handle(emu: Pick<EmulatorCore, 'serve'>, origin: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const method = req.method ?? 'GET'
   const target = req.url ?? '/'

@@ -9,7 +9,7 @@ import type { Emulator, EmulatorCore, EmulatorOptions } from '../emulator-api.js
 import { buildEmulator } from '../emulator.js'
 import { ConfigError, SvcMockError } from '../kernel/errors.js'
 import { DEFAULT_HOST, DEFAULT_PORT, REQUEST_TIMEOUT_MS } from './constants.js'
-import { type RequestListener, connectListener, requestListener } from './node-http.js'
+import { type RequestListener, clientErrorListener, connectListener, requestListener } from './node-http.js'
 
 export { DEFAULT_HOST, DEFAULT_PORT }
 
@@ -87,6 +87,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
   listener = requestListener(emulator, options.publicUrl ?? url)
   server.on('connect', connectListener(emulator, options.publicUrl ?? url))
+  server.on('clientError', clientErrorListener())
   for (const run of pending.splice(0)) run()
 
   let closing: Promise<void> | undefined

@@ -3,7 +3,7 @@
  * and device-grant parameters and of every answer's body. The answers' schemas are tied to the
  * wire types the code builds (a type-level check below fails if they drift apart).
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { HtmlPage } from '../kernel/docs.js'
 import type { RouteDoc } from '../kernel/route.js'
 import { AUTH_METHODS, DEVICE_CODE_GRANT } from './oauth/clients.js'

@@ -4,7 +4,6 @@
  * regenerate the secret), users with their consents (list, revoke) and minting a token without
  * the token endpoint. Secrets appear only in the answers that issue them.
  */
-import * as z from 'zod'
 import type { Emulator } from '../emulator-api.js'
 import { NotFoundError } from '../kernel/errors.js'
 import { json } from '../kernel/reply.js'

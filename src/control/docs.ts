@@ -4,7 +4,7 @@
  * shapes. Every change must be sent as JSON (415 otherwise), from no other web page (403) and to a
  * loopback or the emulator's own host name (421).
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import {
   ApiKeyInputSchema,
   ClientInfoSchema as ClientInfoFields,

@@ -4,7 +4,7 @@
  * out of `$defs` so a document can place them where its references resolve; and a way to show a
  * faithful JSON Schema for a zod schema that has none of its own (an enum that also takes labels).
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import type { JsonObject, JsonValue } from './json.js'
 
 export type SchemaIo = 'input' | 'output'

@@ -4,7 +4,7 @@
  * instead of `unknown`, and the check stays as loose as before (over HTTP every value is JSON
  * anyway; in-process, whatever `JSON.stringify` takes is sent as it would send it).
  */
-import { z } from 'zod'
+import * as z from 'zod'
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue }
 

@@ -15,7 +15,7 @@ import { type NearMiss, nearMiss } from './near-miss.js'
 import { type FaultKind, type Reply, fault, fixedBody, headersOf, json, text } from './reply.js'
 import type { IncomingRequest } from './request.js'
 import { type CompiledPattern, RouteTable, compilePattern } from './router.js'
-import type { RequestContext, RouteDefinition } from './route.js'
+import type { HttpMethod, RequestContext, RouteDefinition } from './route.js'
 import type { ActiveScenario, ScenarioDecision, ScenarioEngine, ScenarioOutcome } from './scenarios/engine.js'
 import { parseActivations } from './scenarios/syntax.js'
 import type { SettingsTree } from './settings.js'
@@ -71,7 +71,7 @@ export class Pipeline {
       return await this.#dispatch(match.route.definition, match.params, request, transport)
     }
     const allowed = match.kind === 'method-not-allowed' ? match.allowed : undefined
-    const answer = this.#table.methods.has(request.method) ? this.#unmatched(request, allowed) : notImplemented(request.method)
+    const answer = this.#table.methods.has(request.method) || ROUTABLE_METHODS.has(request.method) ? this.#unmatched(request, allowed) : notImplemented(request.method)
     const near = this.#nearest(request, match.kind === 'match' ? match.route : undefined)
     return this.#finish(answer, request, transport, 'unmatched', this.#services.clock.now(), [], undefined, undefined, near)
   }
@@ -310,7 +310,13 @@ export class Pipeline {
   }
 }
 
-/** 501 for a method no route takes on any path (TRACE, CONNECT, PROPFIND, …). */
+/**
+ * Methods a route could take: on a known path they answer 405 with `Allow` (as the platform's
+ * Spring servers do for PATCH on the token endpoint), even when no route takes them anywhere.
+ */
+const ROUTABLE_METHODS: ReadonlySet<string> = new Set<HttpMethod>(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
+
+/** 501 for any other method (TRACE, CONNECT, PROPFIND, …). */
 function notImplemented(method: string): Reply {
   return json({ error: 'Not Implemented', message: `svc-mock implements no route for the method ${method}.` }, { status: 501 })
 }

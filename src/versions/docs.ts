@@ -3,7 +3,7 @@
  * options, the Element it answers and the platform's OperationResult error body (tied to the wire
  * type the code builds).
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { RATE_LIMIT_HEADERS, RateLimitBody } from '../auth/index.js'
 import { JsonValue } from '../kernel/json.js'
 import type { RouteDoc } from '../kernel/route.js'

@@ -2,7 +2,7 @@
  * The webhook address as the OpenAPI document shows it: a call in any encoding, and every answer
  * the platform's gateway gives (the texts come from wire.ts, so they cannot drift).
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { JsonValue } from '../kernel/json.js'
 import type { RouteDoc } from '../kernel/route.js'
 import { ACCEPTED_TEXT, AUTHENTICATED_HEADER, FLOW_FAILED_TEXT, GONE_TEXT, QUEUE_FULL_TEXT, TIMED_OUT_TEXT, TOO_LARGE_TEXT, UNAUTHORIZED_TEXT } from './wire.js'

@@ -148,9 +148,20 @@ function learnType(value: unknown): { type: FieldType; spec?: Field[] | ItemSpec
   if (typeof value === 'boolean') return { type: 'boolean' }
   if (Buffer.isBuffer(value) || value instanceof Uint8Array) return { type: 'buffer' }
   if (Array.isArray(value)) {
-    const first = value.find((item) => item !== null && item !== undefined)
-    if (first === undefined) return { type: 'array' }
-    const item = learnType(first)
+    // The items' type, when every item has the same one; mixed items (`[true, 5]`) constrain
+    // nothing, so the sample always passes the structure learnt from it.
+    let item: { type: FieldType; spec?: Field[] | ItemSpec } | undefined
+    let key: string | undefined
+    for (const entry of value) {
+      if (entry === null || entry === undefined) continue
+      const learnt = learnType(entry)
+      const learntKey = JSON.stringify(learnt)
+      if (key === undefined) {
+        item = learnt
+        key = learntKey
+      } else if (learntKey !== key) return { type: 'array' }
+    }
+    if (item === undefined) return { type: 'array' }
     return { type: 'array', spec: item.type === 'collection' ? (item.spec ?? []) : item }
   }
   if (isPlainObject(value)) return { type: 'collection', spec: learnStructure(value) }

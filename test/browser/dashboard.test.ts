@@ -135,14 +135,14 @@ async function textInView(locator: Locator, text: string): Promise<boolean> {
 
 /** Starts the built `svc-mock` with these flags; resolves with its address once it listens. */
 async function startCli(args: string[]): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [BIN, '--port', '0', '--log', 'silent', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [BIN, '--port', '0', '--log', 'json', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
   cleanup.push(() => child.kill('SIGKILL'))
   const exited = new Promise<void>((done) => child.on('exit', () => done()))
   const url = await new Promise<string>((resolve, reject) => {
     let out = ''
     const read = (d: Buffer): void => {
       out += d.toString()
-      const match = /(?:listening on|from here:) (http:\/\/127\.0\.0\.1:\d+)/.exec(out)
+      const match = /"event":"listening".*?"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(out)
       if (match?.[1]) resolve(match[1])
     }
     child.stdout.on('data', read)

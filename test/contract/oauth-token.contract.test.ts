@@ -196,4 +196,10 @@ contract('oauth: token endpoint errors (RFC 6749 section 5.2)', (h) => {
     expect(response.status).toBe(405)
     expect(response.headers.get('allow')).toContain('POST')
   })
+
+  it('answers 405 with Allow for PATCH on the token endpoint, though no route takes PATCH', async () => {
+    const response = await h.fetch('/oauth2/token', { method: 'PATCH' })
+    expect(response.status).toBe(405)
+    expect(response.headers.get('allow')).toBe('POST')
+  })
 })

@@ -176,6 +176,19 @@ contract('webhooks: validation against the data structure', (h) => {
     expect(h.emu.webhooks.executions('learning').map((e) => e.bundle)).toEqual([{ orderId: 'A', amount: 3, paid: true, lines: [{ sku: 'X' }] }, { amount: 4 }])
   })
 
+  it('a learning sample always passes the structure learnt from it: items of mixed types leave the array unconstrained', async () => {
+    const sample = { flags: [true, 5, 'x'], same: [1, 2], rows: [{ a: 1 }, { b: 'x' }] }
+    expect((await postJson(h, '/hooks/learning', sample)).status).toBe(200)
+    const learnt = await h.control<{ dataStructure: unknown }>('GET', '/webhooks/learning')
+    expect(learnt.body.dataStructure).toEqual([
+      { name: 'flags', type: 'array' },
+      { name: 'same', type: 'array', spec: { type: 'number' } },
+      { name: 'rows', type: 'array' },
+    ])
+    expect((await postJson(h, '/hooks/learning', sample)).status).toBe(200)
+    expect((await postJson(h, '/hooks/learning', { same: [1, 'two'] })).text).toBe("Validation failed for 1 parameter(s). Invalid number in parameter 'same[1]'.")
+  })
+
   it('a data structure given over the control plane is enforced', async () => {
     const created = await h.control<{ id: string }>('POST', '/webhooks', {
       name: 'typed',

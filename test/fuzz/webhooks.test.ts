@@ -15,6 +15,7 @@
  */
 import fc from 'fast-check'
 import { it } from 'vitest'
+import type { JsonValue } from '../../src/index.js'
 import { DEPTH_LIMIT, type JsonSpec, jsonDepth, jsonSpec, jsonText, knownOr, latin1Text, sometimes, weirdText, wellFormed } from '../support/fuzz-arbitraries.js'
 import { type AuthSpec, authSpec, authorization, latin1Only } from '../support/fuzz-auth.js'
 import {
@@ -61,7 +62,7 @@ interface FlowSetup {
   outcome?: 'succeed' | 'fail' | 'hang'
   processingMs?: number
   queueCapacity?: number
-  response?: { status: number; headers: Record<string, string>; body?: unknown } | null
+  response?: { status: number; headers: Record<string, string>; body?: JsonValue | undefined } | null
 }
 
 interface WebhookSpec {
@@ -138,7 +139,7 @@ const flowSetup: fc.Arbitrary<FlowSetup> = fc.record(
       fc.record({
         status: fc.oneof(fc.constantFrom(200, 201, 204, 205, 303, 304, 307, 400, 404, 418, 500, 503), fc.integer({ min: 200, max: 599 })),
         headers: fc.dictionary(fc.constantFrom('content-type', 'location', 'x-flow', 'cache-control', 'set-cookie'), fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 20 }), { maxKeys: 2 }),
-        body: fc.option(fc.oneof(fc.jsonValue({ maxDepth: 3 }), weirdText(30)), { nil: undefined }),
+        body: fc.option(fc.oneof(fc.jsonValue({ maxDepth: 3 }).map((v) => v as JsonValue), weirdText(30)), { nil: undefined }),
       }),
       { nil: null, freq: 2 },
     ),

@@ -13,6 +13,7 @@ import { ScenarioError } from '../errors.js'
 import { suggestion } from '../closest.js'
 import type { ScenarioTarget } from '../domain.js'
 import { routeMatches } from '../route.js'
+import type { JsonObject } from '../json.js'
 import { mergeSettings, isPlainObject, type SettingsTree } from '../settings.js'
 import { type ScenarioCatalogue, type ScenarioDefinition, fillParams } from './catalogue.js'
 import { SeededIds } from '../ids.js'
@@ -293,7 +294,8 @@ export class ScenarioEngine {
     const parts = active.map((s): ScenarioPart => ({
       from: s.from,
       routes: s.routes.length === 1 && s.routes[0] !== undefined ? s.routes[0] : [...s.routes],
-      ...(s.settings === undefined ? {} : { settings: s.settings }),
+      // Settings come from scenario files or JSON bodies with parameters filled in: JSON values.
+      ...(s.settings === undefined ? {} : { settings: s.settings as JsonObject }),
       ...(s.rules.length === 0 ? {} : { rules: s.rules.map(ruleOf) }),
       ...(Object.keys(s.target).length === 0 ? {} : { aim: { ...s.target } }),
       ...(Number.isFinite(s.remaining) ? { times: s.remaining } : {}),

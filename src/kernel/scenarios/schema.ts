@@ -77,7 +77,7 @@ export const ScenarioPartSchema = z.strictObject({
   /** The scenario this part reproduces (for people reading the file; the part stands alone). */
   from: z.string().optional(),
   routes: RouteSelector.optional(),
-  settings: z.record(z.string(), z.unknown()).optional(),
+  settings: z.record(z.string(), JsonValue).optional(),
   rules: z.array(ScenarioRule).optional(),
   /** Only requests to this route (`route`) and with these targets (`webhook`, `client`, …). */
   aim: z.record(z.string(), z.string().min(1)).optional(),
@@ -125,7 +125,10 @@ export interface ScenarioFile {
 export type ScenarioRuleInput = z.input<typeof ScenarioRule>
 
 /** A scenario definition as `scenarioDefinitions` takes it: a scenario file's content. */
-export type ScenarioDefinitionInput = Omit<ScenarioFile, 'rules'> & { rules?: ScenarioRuleInput[] }
+export type ScenarioDefinitionInput = Omit<ScenarioFile, 'rules' | 'parts'> & { rules?: ScenarioRuleInput[]; parts?: ScenarioPartInput[] }
+
+/** A part as a scenario file or definition gives it. */
+export type ScenarioPartInput = z.input<typeof ScenarioPartSchema>
 
 /** How one scenario is switched on: for how many requests, with which parameters, aimed at what. */
 export interface Activation {
