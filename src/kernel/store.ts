@@ -16,6 +16,9 @@
 import { Collection } from '@msw/data'
 import type * as z from 'zod'
 
+/** Values to match, field by field (strings, numbers and booleans compared with `===`). */
+export type FieldValues<T> = { [K in keyof T]?: T[K] extends string | number | boolean ? T[K] : never }
+
 export class IndexedCollection<S extends z.ZodType<object>> {
   /** The @msw/data collections (shards) holding the records; a shard is made on its first write. */
   readonly #shards: (Collection<S> | undefined)[]
@@ -128,6 +131,25 @@ export class IndexedCollection<S extends z.ZodType<object>> {
 
   has(key: string): boolean {
     return this.get(key) !== undefined
+  }
+
+  /**
+   * Records whose fields equal these values: the collections' query (`findMany` with `where`) over
+   * every shard, with writes still in flight applied over what it finds. No order is promised;
+   * a caller that lists orders by its own index.
+   */
+  findMany(where: FieldValues<z.output<S>>): z.output<S>[] {
+    const pending = this.#pending
+    const found: z.output<S>[] = []
+    for (const shard of this.collections) {
+      for (const record of shard.findMany((query) => query.where(where as never)) as z.output<S>[]) {
+        if (pending.size === 0 || !pending.has(this.#key(record))) found.push(record)
+      }
+    }
+    for (const record of pending.values()) {
+      if (record !== null && Object.entries(where).every(([field, value]) => (record as Record<string, unknown>)[field] === value)) found.push(record)
+    }
+    return found
   }
 
   /** Records in insertion order. */

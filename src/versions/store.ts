@@ -4,7 +4,7 @@
  * stays flat however many elements the store holds.
  */
 import { ConflictError } from '../kernel/errors.js'
-import { IndexedCollection } from '../kernel/store.js'
+import { type FieldValues, IndexedCollection } from '../kernel/store.js'
 import {
   type StorageFixture,
   StorageRecord,
@@ -94,16 +94,23 @@ export class ElementStore {
     return list[list.length - 1]
   }
 
+  /**
+   * The elements of a storage or facet (or all), as the control plane lists them: the matching
+   * versions come from the collections' query, then each element once, in the order it was added.
+   */
   summaries(filter: { storage?: string; facet?: string } = {}): ElementSummary[] {
-    const out: ElementSummary[] = []
-    for (const list of this.#byElement.values()) {
-      const first = list[0]
-      if (!first) continue
-      const storage = storageKey(first.collectionId, first.storageId)
-      if (filter.storage !== undefined && filter.storage !== storage) continue
-      if (filter.facet !== undefined && filter.facet !== first.facet) continue
-      out.push(summarize(list))
+    const where: FieldValues<VersionRecord> = {}
+    if (filter.storage !== undefined) {
+      const slash = filter.storage.indexOf('/')
+      if (slash < 0) return []
+      where.collectionId = filter.storage.slice(0, slash)
+      where.storageId = filter.storage.slice(slash + 1)
     }
+    if (filter.facet !== undefined) where.facet = filter.facet
+    const matched = new Set<string>()
+    for (const record of this.versions.findMany(where)) matched.add(elementKey(record.collectionId, record.storageId, record.facet, record.elementId))
+    const out: ElementSummary[] = []
+    for (const [key, list] of this.#byElement) if (matched.has(key)) out.push(summarize(list))
     return out
   }
 

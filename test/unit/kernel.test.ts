@@ -145,6 +145,22 @@ describe('IndexedCollection', () => {
     expect(store.get('k500')).toBeUndefined()
   })
 
+  it('finds records through the collections\' query across shards, writes in flight included', async () => {
+    const store = new IndexedCollection(z.object({ id: z.string(), kind: z.string() }), (r) => r.id, { shards: 4 })
+    await store.seed(Array.from({ length: 20 }, (_, i) => ({ id: `k${i}`, kind: i % 2 === 0 ? 'even' : 'odd' })))
+    const ids = (kind: string): string[] => store.findMany({ kind }).map((r) => r.id).sort()
+    expect(ids('odd')).toHaveLength(10)
+    const landed = store.insert({ id: 'k3', kind: 'even' })
+    store.delete('k5')
+    void store.insert({ id: 'new', kind: 'odd' })
+    // Not landed yet: the query sees the writes all the same.
+    expect(ids('odd')).toEqual(['k1', 'k11', 'k13', 'k15', 'k17', 'k19', 'k7', 'k9', 'new'])
+    await landed
+    await store.reset()
+    expect(ids('odd')).toHaveLength(10)
+    expect(store.findMany({})).toHaveLength(20)
+  })
+
   it('validates records with the schema', async () => {
     const store = new IndexedCollection(schema, (r) => r.id)
     // @msw/data prints the schema's issues to console.error before it throws; keep the run quiet.
