@@ -25,7 +25,7 @@ import {
   webhookGone,
 } from './wire.js'
 import type { FlowRunner, RunResult } from './flow.js'
-import { type DataStructure, type Field, type FlowConfig, type WebhookRecord, WebhooksSettings } from './model.js'
+import { type DataStructure, type Field, type FlowConfig, WebhooksSettings } from './model.js'
 import { readPayload } from './payload.js'
 import type { WebhookStore } from './store.js'
 import { learnStructure, validateBundle } from './structure.js'
@@ -58,7 +58,10 @@ export async function receive(ctx: RequestContext, deps: IntakeDeps): Promise<Re
   // Read again: the webhook may have learnt its structure, or gone, while the body streamed in.
   let current = deps.store.get(id)
   if (!current) throw webhookGone()
-  if (current.learning) current = learn(current, bundle, deps)
+  // Learning mode: the call teaches the structure, kept only once the call is accepted (a sample
+  // its own structure refuses, such as `[1e400]`, teaches nothing).
+  const learning = current.learning
+  if (learning) current = { ...current, learning: false, dataStructure: learnStructure(bundle) }
   const structure = withExtraFields(current.dataStructure, settings.extraFields)
   if (structure) {
     const validation = validateBundle(structure, bundle)
@@ -68,6 +71,7 @@ export async function receive(ctx: RequestContext, deps: IntakeDeps): Promise<Re
 
   const flow: FlowConfig = { ...current.flow, ...settings.flow }
   const call = deps.runner.admit(id, flow, { bundle, receivedAt: ctx.receivedAt, overrides: settings.flow })
+  if (learning) deps.store.put(current).catch(deps.onError)
   if (!flow.active || flow.response === null) return accepted()
 
   // A webhook-response step: the caller waits for the run, parked on the clock until it ends.
@@ -111,9 +115,3 @@ function withExtraFields(structure: DataStructure | null, extra: readonly Field[
   return [...(structure ?? []).filter((field) => !names.has(field.name)), ...extra]
 }
 
-/** Learning mode: the call teaches the structure (stored at once), then is handled like any call. */
-function learn(webhook: WebhookRecord, bundle: Record<string, unknown>, deps: IntakeDeps): WebhookRecord {
-  const learnt: WebhookRecord = { ...webhook, learning: false, dataStructure: learnStructure(bundle) }
-  deps.store.put(learnt).catch(deps.onError)
-  return learnt
-}

@@ -189,6 +189,14 @@ contract('webhooks: validation against the data structure', (h) => {
     expect((await postJson(h, '/hooks/learning', { same: [1, 'two'] })).text).toBe("Validation failed for 1 parameter(s). Invalid number in parameter 'same[1]'.")
   })
 
+  it('a learning sample its own structure refuses (a number past the double range) is refused and teaches nothing', async () => {
+    const refused = await call(h, '/hooks/learning', { method: 'POST', body: '{"total":1e400}', headers: { 'content-type': 'application/json' } })
+    expect([refused.status, refused.text]).toEqual([400, "Validation failed for 1 parameter(s). Invalid number in parameter 'total'."])
+    expect(h.emu.webhooks.get('learning')).toMatchObject({ learning: true, dataStructure: null })
+    expect((await postJson(h, '/hooks/learning', { total: 5 })).status).toBe(200)
+    expect(h.emu.webhooks.get('learning')).toMatchObject({ learning: false, dataStructure: [{ name: 'total', type: 'number' }] })
+  })
+
   it('a data structure given over the control plane is enforced', async () => {
     const created = await h.control<{ id: string }>('POST', '/webhooks', {
       name: 'typed',

@@ -336,6 +336,9 @@ function wireOf(h: Harness, spec: ControlSpec): Wire {
 
 /** What the request must get, before anything else, by product.md's guards (undefined: no guard applies). */
 function guardAnswer(spec: ControlSpec): number[] | undefined {
+  // An empty path parameter (`/elements//versions`) matches no route: the 404 of an unknown path
+  // comes before any route's guard.
+  if (Object.values(spec.params).some((value) => value === '')) return undefined
   const allowed: number[] = []
   if (spec.host === 'evil' || spec.host === 'evil-port') allowed.push(421)
   if (spec.origin === 'evil' || spec.origin === 'null') allowed.push(403)
