@@ -1,4 +1,4 @@
-// Start-up: from spawning `node bin/svc-mock.js --port 0 --log silent` to its first 200 answer of
+// Start-up: from spawning `node bin/svc-mock.js --port 0 --log json` to its first 200 answer of
 // the versions GET. Polls as soon as the banner names the port (and every 2 ms after a miss).
 // Baseline: the same measure for a bare node:http server (bench/servers/bare-server.js).
 import { spawn } from 'node:child_process'
@@ -10,7 +10,8 @@ export const VERSIONS_PATH =
   '/acme-collection/acme-tenant/_api/rest/facets/processes/views/default/elements/0f8fad5b-d9cb-469f-a165-70867728950e/versions'
 export const AUTH = { authorization: 'AppKey svcmock-app-key' }
 
-const LISTENING = /listening on http:\/\/127\.0\.0\.1:(\d+)/
+// svc-mock's `--log json` listening event, or `listening on URL` (the bare server).
+const LISTENING = /(?:listening on |"event":"listening".*?"url":")http:\/\/127\.0\.0\.1:(\d+)/
 
 /** One GET without keep-alive; resolves with the status code, or 0 on a connection error. */
 export function get(port, path, headers = {}) {
@@ -66,12 +67,12 @@ export async function startOnce(args, { path = VERSIONS_PATH, headers = AUTH, ti
 
 export async function measureStartup({ runs = 7 } = {}) {
   // One untimed run of each warms the file cache and this process's http client.
-  await startOnce(['bin/svc-mock.js', '--port', '0', '--log', 'silent'])
+  await startOnce(['bin/svc-mock.js', '--port', '0', '--log', 'json'])
   await startOnce(['bench/servers/bare-server.js'], { path: '/' })
   const svc = []
   const bare = []
   for (let i = 0; i < runs; i++) {
-    svc.push(await startOnce(['bin/svc-mock.js', '--port', '0', '--log', 'silent']))
+    svc.push(await startOnce(['bin/svc-mock.js', '--port', '0', '--log', 'json']))
     bare.push(await startOnce(['bench/servers/bare-server.js'], { path: '/' }))
   }
   return {

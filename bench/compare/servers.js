@@ -130,10 +130,13 @@ export async function startServer({ name, command, args, url, ready, expect = 20
 
 // ---- svc-mock and the bare server
 
-export function startSvcMock({ tokenAlgorithm, name = 'svc-mock' } = {}) {
-  const args = [svcMockBin(), '--port', '0', '--log', 'silent']
+// Given a free port and `--log silent` (which prints nothing, not even a banner: `--log json` or
+// the default would log every request, which is not what is measured); polled from spawn on.
+export async function startSvcMock({ tokenAlgorithm, name = 'svc-mock' } = {}) {
+  const port = await freePort()
+  const args = [svcMockBin(), '--port', String(port), '--log', 'silent']
   if (tokenAlgorithm) args.push('--token-algorithm', tokenAlgorithm)
-  return startServer({ name, command: process.execPath, args, ready: { path: VERSIONS_PATH, headers: VERSIONS_HEADERS } })
+  return startServer({ name, command: process.execPath, args, url: `http://127.0.0.1:${port}`, ready: { path: VERSIONS_PATH, headers: VERSIONS_HEADERS } })
 }
 
 /** routesFile: see bench/servers/bare-routes.js. */
