@@ -169,7 +169,8 @@ export type WebhooksSettings = z.infer<typeof WebhooksSettings>
 export interface FileValue {
   name: string
   mime: string
-  data: Buffer
+  /** The file's bytes (a Node.js `Buffer` at run time; typed as `Uint8Array` so no @types/node is needed). */
+  data: Uint8Array
 }
 
 /** What the flow receives for one call. */

@@ -22,7 +22,7 @@ export interface FilePart {
   readonly name: string
   readonly filename: string
   readonly mime: string
-  readonly data: Buffer
+  readonly data: Uint8Array
 }
 
 export type Part = TextPart | FilePart

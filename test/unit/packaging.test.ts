@@ -57,4 +57,11 @@ describe('the package', () => {
       expect(sourcesContent?.every((text) => typeof text === 'string'), map).toBe(true)
     }
   })
+
+  it('ships types that need no @types/node: no declaration names Buffer (a consumer type-checking with skipLibCheck off and no node types would fail)', () => {
+    const declarations = files.filter((f) => f.endsWith('.d.ts'))
+    expect(declarations.length).toBeGreaterThan(10)
+    const naming = declarations.filter((f) => /(?<![\w.])Buffer\b(?!\.)/.test(readFileSync(`${ROOT}${f}`, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')))
+    expect(naming).toEqual([])
+  })
 })

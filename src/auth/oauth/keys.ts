@@ -21,7 +21,7 @@ export interface SigningKey {
   /** The JWS protected header `{alg, kid, typ: "JWT"}`, base64url-encoded once. */
   readonly header: string
   /** The JWS signature of `input` (RFC 7518 section 3: raw r||s for ECDSA). */
-  sign(input: string): Buffer
+  sign(input: string): Uint8Array
 }
 
 /** node:crypto's digest and signature format for each algorithm. */

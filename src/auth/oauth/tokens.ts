@@ -67,7 +67,8 @@ export class TokenIssuer {
     }
     // A compact JWS (RFC 7515 section 7.1): header.payload.signature, each base64url.
     const input = `${key.header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`
-    const token = `${input}.${key.sign(input).toString('base64url')}`
+    const signature = key.sign(input)
+    const token = `${input}.${Buffer.from(signature.buffer, signature.byteOffset, signature.byteLength).toString('base64url')}`
     return { access_token: token, scope, token_type: 'Bearer', expires_in: options.lifetime }
   }
 }
