@@ -126,9 +126,6 @@ export class Pipeline {
   async #dispatch(definition: RouteDefinition, params: Record<string, string>, request: IncomingRequest, transport: Transport): Promise<Reply> {
     const { clock, scenarios } = this.#services
     const receivedAt = clock.now()
-    const source = request.signal
-    let signal: AbortSignal | undefined
-    const signalOf = (): AbortSignal => (signal ??= source === undefined ? new AbortController().signal : typeof source === 'function' ? source() : source)
 
     const limit = definition.bodyLimit ?? DEFAULT_BODY_LIMIT
     request.body?.limit(limit)
@@ -150,39 +147,12 @@ export class Pipeline {
       decision = scenarios.decide(definition.id, request.method, targets, perRequest)
     }
 
-    const ctx: RequestContext = {
-      method: request.method,
-      url: request.url,
-      headers: request.headers,
-      body: request.body,
-      routeId: definition.id,
-      params,
-      receivedAt,
-      settings: decision.settings,
-      scenarios: decision.scenarios,
-      get signal(): AbortSignal {
-        return signalOf()
-      },
-      // Made on first use: most answers add no header.
-      get responseHeaders(): Headers {
-        return (responseHeaders ??= new Headers())
-      },
-      identity: undefined,
-      journalBody: undefined,
-      delay: (ms, until) => wait(receivedAt + ms, until),
-    }
-    let responseHeaders: Headers | undefined
-    // The request's own clock waits park its task, so advance() does not wait for them.
-    let task: Task | undefined
-    const wait = (deadline: number, until?: AbortSignal): Promise<void> => {
-      const signal = until === undefined ? signalOf() : AbortSignal.any([until, signalOf()])
-      return task ? task.waitUntil(deadline, signal) : clock.waitUntil(deadline, signal)
-    }
+    const ctx = new DispatchContext(request, definition.id, params, receivedAt, decision, clock)
 
     const declared = request.body?.length
     const run = async (tracked?: Task): Promise<Reply> => {
-      task = tracked
-      if (decision.delayMs > 0) await wait(receivedAt + decision.delayMs)
+      ctx.task = tracked
+      if (decision.delayMs > 0) await ctx.waitUntil(receivedAt + decision.delayMs)
       if (decision.outcome) return this.#scenarioAnswer(definition, ctx, decision.outcome)
       if (declared !== undefined && declared > limit) throw new PayloadTooLargeError(limit)
       return await definition.resolve(ctx)
@@ -194,6 +164,7 @@ export class Pipeline {
     } catch (error) {
       reply = this.#renderError(definition, ctx, error)
     }
+    const responseHeaders = ctx.addedHeaders
     if (reply.fault === undefined && responseHeaders !== undefined) {
       responseHeaders.forEach((value, name) => {
         if (!reply.headers.has(name)) reply.headers.set(name, value)
@@ -307,6 +278,71 @@ export class Pipeline {
       if (entry) logger.request(entry)
     }
     return reply
+  }
+}
+
+/**
+ * A request's context as routes see it. A class, not an object literal with getters: a literal's
+ * getters are new closures on every request, which gives every context its own hidden class, and
+ * V8 then kept each request's objects alive through two scavenges (about 2 MB promoted to old
+ * space per scavenge under load: the p99 and a quarter of the server's time).
+ */
+class DispatchContext implements RequestContext {
+  readonly method: string
+  readonly url: URL
+  readonly headers: Headers
+  readonly body: IncomingRequest['body']
+  readonly routeId: string
+  readonly params: Readonly<Record<string, string>>
+  readonly receivedAt: number
+  readonly settings: SettingsTree
+  readonly scenarios: readonly string[]
+  identity: string | undefined = undefined
+  journalBody: unknown = undefined
+  /** The tracked task the request runs in: its clock waits park it. */
+  task: Task | undefined = undefined
+  readonly #source: IncomingRequest['signal']
+  readonly #clock: Clock
+  #signal: AbortSignal | undefined = undefined
+  #responseHeaders: Headers | undefined = undefined
+
+  constructor(request: IncomingRequest, routeId: string, params: Record<string, string>, receivedAt: number, decision: ScenarioDecision, clock: Clock) {
+    this.method = request.method
+    this.url = request.url
+    this.headers = request.headers
+    this.body = request.body
+    this.routeId = routeId
+    this.params = params
+    this.receivedAt = receivedAt
+    this.settings = decision.settings
+    this.scenarios = decision.scenarios
+    this.#source = request.signal
+    this.#clock = clock
+  }
+
+  get signal(): AbortSignal {
+    const source = this.#source
+    return (this.#signal ??= source === undefined ? new AbortController().signal : typeof source === 'function' ? source() : source)
+  }
+
+  /** Made on first use: most answers add no header. */
+  get responseHeaders(): Headers {
+    return (this.#responseHeaders ??= new Headers())
+  }
+
+  /** The headers a route added, if it added any. */
+  get addedHeaders(): Headers | undefined {
+    return this.#responseHeaders
+  }
+
+  delay(ms: number, until?: AbortSignal): Promise<void> {
+    return this.waitUntil(this.receivedAt + ms, until)
+  }
+
+  /** The request's own clock waits park its task, so advance() does not wait for them. */
+  waitUntil(deadline: number, until?: AbortSignal): Promise<void> {
+    const signal = until === undefined ? this.signal : AbortSignal.any([until, this.signal])
+    return this.task ? this.task.waitUntil(deadline, signal) : this.#clock.waitUntil(deadline, signal)
   }
 }
 
