@@ -17,7 +17,7 @@ import type { ElementJson } from './render.js'
 import { VersionsSettings } from './settings.js'
 import { shapeElement } from './shape.js'
 import type { ElementStore } from './store.js'
-import { notFound, versionList } from './wire.js'
+import { type ListKey, notFound, versionList, versionListBody, versionListReply } from './wire.js'
 
 export async function listVersions(ctx: RequestContext, gate: AccessGate, store: ElementStore): Promise<Reply> {
   const { collectionId = '', storageId = '', facetId = '', viewId = '', elementId = '' } = ctx.params
@@ -52,8 +52,26 @@ export async function listVersions(ctx: RequestContext, gate: AccessGate, store:
     selected = selected.slice(from, to)
     parsed = parsed?.slice(from, to)
   }
-  if (!query.reshapes) return versionList(selected.map((record) => record.body), settings.listKey)
+  if (!query.reshapes) {
+    if (selected === versions) return versionListReply(wholeList(versions, settings.listKey))
+    return versionList(selected.map((record) => record.body), settings.listKey)
+  }
   const shape = { store, query, collectionId, storageId }
   const elements = (parsed ?? selected.map(decodeElement)).map((json) => shapeElement(json, shape))
   return versionList(elements.map((json) => Buffer.from(JSON.stringify(json), 'utf8')), settings.listKey)
+}
+
+/**
+ * The answer of an element's whole version list, made once and reused while the element's
+ * versions are the same records in the same order (the store replaces records, never mutates
+ * them), so a repeated GET does not join the bytes again.
+ */
+const answered = new WeakMap<readonly VersionRecord[], { records: readonly VersionRecord[]; key: ListKey; body: Uint8Array }>()
+
+function wholeList(versions: readonly VersionRecord[], key: ListKey): Uint8Array {
+  const cached = answered.get(versions)
+  if (cached && cached.key === key && cached.records.length === versions.length && cached.records.every((record, i) => record === versions[i])) return cached.body
+  const body = versionListBody(versions.map((record) => record.body), key)
+  answered.set(versions, { records: [...versions], key, body })
+  return body
 }

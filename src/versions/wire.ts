@@ -26,6 +26,16 @@ const COMMA = Buffer.from(',')
 
 /** 200 `{"count":n,"elements":[…]}` (or `values`, or both) from the versions' JSON bytes. */
 export function versionList(items: readonly Uint8Array[], key: ListKey): Reply {
+  return versionListReply(versionListBody(items, key))
+}
+
+/** The answer for a body `versionListBody` made. */
+export function versionListReply(body: Uint8Array): Reply {
+  return reply(body, { headers: { 'content-type': 'application/json; charset=utf-8' } })
+}
+
+/** The bytes of `{"count":n,"elements":[…]}` (or `values`, or both). */
+export function versionListBody(items: readonly Uint8Array[], key: ListKey): Uint8Array {
   const parts: Uint8Array[] = [Buffer.from(`{"count":${items.length}`)]
   const names = key === 'both' ? ['elements', 'values'] : [key]
   for (const name of names) {
@@ -37,7 +47,7 @@ export function versionList(items: readonly Uint8Array[], key: ListKey): Reply {
     parts.push(Buffer.from(']'))
   }
   parts.push(Buffer.from('}'))
-  return reply(Buffer.concat(parts), { headers: { 'content-type': 'application/json; charset=utf-8' } })
+  return Buffer.concat(parts)
 }
 
 export function operationResult(errors: readonly string[], type: OperationResultType = 'Error'): OperationResultBody {

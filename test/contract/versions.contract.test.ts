@@ -42,6 +42,21 @@ contract('versions: listing', (h) => {
     expect(Object.keys(body)).toEqual(['count', 'elements'])
   })
 
+  it('answers the same bytes every time, and a version added, removed or reset away shows at once (the joined answer is reused only while the versions are the same)', async () => {
+    const first = await (await h.fetch(VERSIONS(), { headers: APP_KEY })).text()
+    expect(await (await h.fetch(VERSIONS(), { headers: APP_KEY })).text()).toBe(first)
+    await h.emu.elements.addVersion(SEED_ELEMENT, { versionId: 'a0b1c2d3-e4f5-4a6b-8c7d-9e0f1a2b3c4d', state: 'inProcess' })
+    const added = await list()
+    expect(added.body.count).toBe(4)
+    expect(added.body.elements.at(-1)?.versionId).toBe('a0b1c2d3-e4f5-4a6b-8c7d-9e0f1a2b3c4d')
+    await h.emu.elements.removeVersion(SEED_ELEMENT, 'a0b1c2d3-e4f5-4a6b-8c7d-9e0f1a2b3c4d')
+    expect(await (await h.fetch(VERSIONS(), { headers: APP_KEY })).text()).toBe(first)
+    await h.emu.elements.addVersion(SEED_ELEMENT, { versionId: 'b0b1c2d3-e4f5-4a6b-8c7d-9e0f1a2b3c4d', state: 'inProcess' })
+    expect((await list()).body.count).toBe(4)
+    await h.emu.reset()
+    expect(await (await h.fetch(VERSIONS(), { headers: APP_KEY })).text()).toBe(first)
+  })
+
   it('gives every element the id of the element, its own versionId, type, state, facetName and displayNames', async () => {
     const { body } = await list()
     for (const element of body.elements) {
