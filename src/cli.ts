@@ -398,6 +398,17 @@ function naming(options: CliOptions, error: unknown): unknown {
   return fromText && error instanceof Error ? new UsageError(`${options.scenarioSource}: ${error.message}`) : error
 }
 
+/** Starts the server for `serve` and `exec`; on failure stops listening for signals and names the flag at fault. */
+async function startFor(options: CliOptions, logger: Logger, signals: Signals): Promise<RunningServer> {
+  const { startServer } = await import('./adapters/server.js')
+  try {
+    return await startServer(emulatorOptions(options, logger))
+  } catch (error) {
+    signals.stop()
+    throw naming(options, error)
+  }
+}
+
 async function listScenarios(options: CliOptions, io: CliIo): Promise<number> {
   const { buildEmulator } = await import('./emulator.js')
   const emulator = await buildEmulator(emulatorOptions(options, createLogger('silent'))).catch((error: unknown) => {
@@ -470,14 +481,7 @@ class Signals {
 async function serve(options: CliOptions, io: CliIo): Promise<number> {
   const signals = new Signals()
   const logger = createLogger(options.log, io.out, io.err)
-  const { startServer } = await import('./adapters/server.js')
-  let server: RunningServer
-  try {
-    server = await startServer(emulatorOptions(options, logger))
-  } catch (error) {
-    signals.stop()
-    throw naming(options, error)
-  }
+  const server = await startFor(options, logger, signals)
   if (options.log === 'pretty') io.out(banner(server, options))
   if (options.log === 'json') {
     io.out(JSON.stringify(listening(server)))
@@ -533,16 +537,9 @@ async function execCommand(options: CliOptions, command: readonly string[], io: 
   const signals = new Signals()
   // Standard output is the command's: everything the emulator says goes to standard error.
   const logger = createLogger(options.log, io.err, io.err)
-  const { startServer } = await import('./adapters/server.js')
   const { spawn } = await import('node:child_process')
   const { constants } = await import('node:os')
-  let server: RunningServer
-  try {
-    server = await startServer(emulatorOptions(options, logger))
-  } catch (error) {
-    signals.stop()
-    throw naming(options, error)
-  }
+  const server = await startFor(options, logger, signals)
   const urls = server.emulator.urls
   const env: Record<string, string | undefined> = {
     ...io.env,
