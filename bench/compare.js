@@ -7,11 +7,11 @@
 // CLI (package.json "bin"), the packed tarball in a scratch consumer, HTTP. See bench/README.md.
 //
 //   npm run bench:compare [-- --quick] [-- --only vitest,fresh,inproc,coldstart,versions,webhook,token,memory]
-import { execFileSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { gitCommit } from './lib/proc.js'
 import { fmt, median, table } from './lib/stats.js'
 import { measureFresh, measureInproc, measureVitest, prepareConsumer } from './compare/consumer.js'
 import { loadAverage, machine, pinning, pinSelf, ROOT, rssMB, sleep } from './compare/env.js'
@@ -115,15 +115,6 @@ const resultsDir = fileURLToPath(new URL('./results/', import.meta.url))
 mkdirSync(resultsDir, { recursive: true })
 mkdirSync(WORK_DIR, { recursive: true })
 
-function gitCommit() {
-  try {
-    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() !== ''
-    return dirty ? `${head} (src/ has uncommitted changes)` : head
-  } catch {
-    return undefined
-  }
-}
 
 const pinned = pinSelf()
 const report = { startedAt: new Date().toISOString(), machine, commit: gitCommit(), settings: { ...S, only, pinned, pinning }, bars: BARS, sections: {}, rows: [], loadAverage: {}, notRun: {} }

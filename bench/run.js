@@ -6,12 +6,11 @@
 //   node bench/run.js [--only startup,throughput,reset,scale] [--duration 10] [--warmup 2]
 //                     [--connections 20] [--rounds 2] [--runs 7] [--sizes 1000,10000,100000] [--lookups 5000]
 //                     [--scale-timeout 90] [--scale-heap MB] [--reset-calls 2000] [--profile]
-import { execFileSync } from 'node:child_process'
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { ROOT } from './lib/proc.js'
+import { ROOT, gitCommit } from './lib/proc.js'
 import { fmt, table } from './lib/stats.js'
 import { measureReset } from './reset.js'
 import { measureStartup } from './startup.js'
@@ -47,15 +46,6 @@ mkdirSync(resultsDir, { recursive: true })
 const profileDir = flag('profile') ? join(resultsDir, `profiles-${stamp}`) : undefined
 if (profileDir) mkdirSync(profileDir, { recursive: true })
 
-function gitCommit() {
-  try {
-    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() !== ''
-    return dirty ? `${head} (src/ has uncommitted changes)` : head
-  } catch {
-    return undefined
-  }
-}
 
 const report = {
   startedAt: new Date().toISOString(),

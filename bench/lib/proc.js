@@ -1,8 +1,19 @@
 // Child-process helpers: spawn with a deadline, read a line, stop a child by its pid.
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+
+/** The commit being measured (short hash), flagged when src/ has uncommitted changes; undefined outside git. */
+export function gitCommit() {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() !== ''
+    return dirty ? `${head} (src/ has uncommitted changes)` : head
+  } catch {
+    return undefined
+  }
+}
 
 /** Sends SIGTERM to this child (by its pid), then SIGKILL if it has not exited after `graceMs`. */
 export async function stop(child, graceMs = 3000) {
