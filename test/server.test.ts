@@ -131,6 +131,21 @@ describe('the standalone server', () => {
     expect((await fetch(`${running.url}${VERSIONS()}`, { headers: APP_KEY })).status).toBe(200)
   })
 
+  it('answers headers larger than the parser takes with 431 and a garbled request line with 400, as Node does, and keeps serving', async () => {
+    const rawAnswer = (text: string): Promise<string> =>
+      new Promise((resolve, reject) => {
+        const socket = connect(running.port, '127.0.0.1', () => socket.write(text))
+        let answer = ''
+        socket.setEncoding('latin1')
+        socket.on('data', (chunk: string) => (answer += chunk))
+        socket.on('end', () => resolve(answer))
+        socket.on('error', reject)
+      })
+    expect(await rawAnswer(`GET /__svc-mock/health HTTP/1.1\r\nhost: 127.0.0.1\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`)).toMatch(/^HTTP\/1\.1 431 /)
+    expect(await rawAnswer('GET nonsense\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 /)
+    expect((await fetch(`${running.url}${VERSIONS()}`, { headers: APP_KEY })).status).toBe(200)
+  })
+
   it('answers TRACE to a webhook address with 405 and Allow (webhooks take any other method)', async () => {
     const answer = await raw('TRACE', '/hooks/orders')
     expect(answer.status).toBe(405)

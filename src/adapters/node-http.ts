@@ -52,9 +52,17 @@ export function connectListener(emu: Pick<EmulatorCore, 'serve' | 'logger'>, ori
 
 /**
  * What Node's HTTP parser refuses before any request exists. Node's own answers are kept (400 for
- * a malformed request, 408 for a stalled one, 431 for oversized headers), except that a method
+ * a malformed request, 408 for a stalled one, 413 for oversized chunk extensions, 431 for oversized headers), except that a method
  * the parser does not know (`FOO /oauth2/token`) gets the pipeline's 501 rather than a bare 400.
  */
+/** Node's own answers to what its parser refuses (400 otherwise), and 501 for an unknown method. */
+const CLIENT_ERROR_STATUS: Readonly<Record<string, number>> = {
+  HPE_INVALID_METHOD: 501,
+  HPE_HEADER_OVERFLOW: 431,
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: 413,
+  ERR_HTTP_REQUEST_TIMEOUT: 408,
+}
+
 export function clientErrorListener(): (error: Error & { code?: string }, socket: Duplex) => void {
   return (error, socket) => {
     const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage
@@ -62,7 +70,7 @@ export function clientErrorListener(): (error: Error & { code?: string }, socket
       socket.destroy()
       return
     }
-    const status = error.code === 'HPE_INVALID_METHOD' ? 501 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400
+    const status = CLIENT_ERROR_STATUS[error.code ?? ''] ?? 400
     const body = status === 501 ? JSON.stringify({ error: 'Not Implemented', message: 'svc-mock implements no route for this method.' }) : ''
     const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, 'connection: close']
     if (body !== '') head.push('content-type: application/json', `content-length: ${Buffer.byteLength(body)}`)
