@@ -87,6 +87,31 @@ describe('separate origins', async () => {
     const response = await fetch(`https://hooks.acme.test${VERSIONS()}`, { headers: APP_KEY })
     expect(response.status).toBe(404)
   })
+
+})
+
+describe('the msw handlers', async () => {
+  const emu = await createEmulator({ authUrl: 'https://auth.acme.test', baseUrl: 'https://api.acme.test', webhookUrl: 'https://hooks.acme.test' })
+  const server = setupServer(...emu.handlers)
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+  afterAll(() => server.close())
+
+  it('are one per origin, each naming its origin', () => {
+    expect(server.listHandlers().map((h) => ('info' in h ? h.info.header : h.constructor.name))).toEqual(['svc-mock https://auth.acme.test/*', 'svc-mock https://api.acme.test/*', 'svc-mock https://hooks.acme.test/*'])
+  })
+
+  it('take every method and path on their origin, leaving the answer to the emulator', async () => {
+    const put = await fetch(`https://api.acme.test${VERSIONS()}`, { method: 'PUT', headers: APP_KEY })
+    expect(put.status).toBe(405)
+    expect(put.headers.get('allow')).toContain('GET')
+    expect((await fetch('https://api.acme.test/nope')).status).toBe(404)
+    // The bare origin with a query is the origin's root path.
+    expect((await fetch('https://api.acme.test?x=1')).status).toBe(404)
+  })
+
+  it('take nothing on a host that only begins with an origin\'s host', async () => {
+    await expect(fetch('https://api.acme.test.example/__svc-mock/health')).rejects.toThrow()
+  })
 })
 
 describe('options and fixtures are checked at creation', () => {

@@ -5,7 +5,7 @@
  * route) and wrong methods (405 with Allow) are the pipeline's, as on the socket. Works with msw 2
  * and msw 3: `unhandled()` gives the `listen()` option the installed major understands.
  */
-import { http, HttpResponse, type RequestHandler } from 'msw'
+import { HttpResponse, RequestHandler } from 'msw'
 import { setupServer } from 'msw/node'
 import type { EmulatorCore } from '../emulator-api.js'
 import { isNetworkFault, toFetchResponse } from '../kernel/reply.js'
@@ -14,15 +14,49 @@ import { type UnhandledCallback, type UnhandledStrategy, unhandledListenOption }
 
 export { MswMissingError, mswMajor, type MswMajor, type UnhandledCallback, type UnhandledPrint, type UnhandledStrategy } from './msw-compat.js'
 
+/**
+ * One handler per origin: a request is the emulator's when its URL starts with `origin/`. A
+ * custom msw handler (msw's documented `RequestHandler` extension point, the same in msw 2 and 3)
+ * rather than `http.all()`: the emulator routes, reads no cookies and needs no path parameters, so
+ * it skips what `http.*` handlers do for every request they are offered (a `URL` parse, msw's
+ * cookie store lookup, a path-to-regexp match). A malformed escape (`%E2%82`) is never decoded
+ * here, so it reaches the pipeline, which answers it.
+ */
+export class EmulatorHandler extends RequestHandler<EmulatorHandlerInfo, Record<string, never>, Record<string, never>> {
+  readonly #prefix: string
+
+  constructor(origin: string, serve: EmulatorCore['serve']) {
+    super({
+      info: { header: `svc-mock ${origin}/*`, origin },
+      resolver: async ({ request }) => {
+        const reply = await serve(incomingOf(request), 'in-process')
+        return isNetworkFault(reply) ? HttpResponse.error() : toFetchResponse(reply, request.method)
+      },
+    })
+    this.#prefix = `${origin}/`
+  }
+
+  /** The emulator takes every method on its origin (CONNECT names an authority, not a URL). */
+  predicate({ request }: { request: Request }): boolean {
+    return request.url.startsWith(this.#prefix) && request.method !== 'CONNECT'
+  }
+
+  /** msw's one-line report of a handled request (printed by `setupWorker` unless quiet). */
+  log({ request, response }: { request: Request; response: Response }): void {
+    console.log(`[MSW] ${request.method} ${request.url} (${response.status} ${response.statusText}) by ${this.info.header}`)
+  }
+}
+
+export interface EmulatorHandlerInfo {
+  /** What msw prints for this handler (`server.listHandlers()`). */
+  readonly header: string
+  /** The origin whose every path the handler takes. */
+  readonly origin: string
+}
+
 export function mswHandlers(emu: Pick<EmulatorCore, 'serve' | 'origins'>): RequestHandler[] {
-  return emu.origins().map((origin) =>
-    // A RegExp with no groups: msw (2 and 3) then matches without decoding the path, which a
-    // malformed escape (`%E2%82`) would make throw before the pipeline could answer it.
-    http.all(new RegExp(`^${origin.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/`), async ({ request }) => {
-      const reply = await emu.serve(incomingOf(request), 'in-process')
-      return isNetworkFault(reply) ? HttpResponse.error() : toFetchResponse(reply, request.method)
-    }),
-  )
+  const serve = emu.serve.bind(emu)
+  return emu.origins().map((origin) => new EmulatorHandler(origin, serve))
 }
 
 export type EmulatorMswServer = ReturnType<typeof setupServer>
