@@ -7,6 +7,7 @@
 import { type IncomingMessage, STATUS_CODES, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { EmulatorCore } from '../emulator-api.js'
+import { HeaderFields } from '../kernel/headers.js'
 import type { Reply } from '../kernel/reply.js'
 import { type IncomingRequest, RequestBody } from '../kernel/request.js'
 import { DRAIN_LIMIT_BYTES, DRAIN_LIMIT_MS, SMALL_BODY_BYTES } from './constants.js'
@@ -169,9 +170,7 @@ function readSmall(req: IncomingMessage): Promise<Uint8Array> {
 }
 
 function toHeaders(raw: readonly string[]): Headers {
-  const headers = new Headers()
-  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string)
-  return headers
+  return HeaderFields.fromRaw(raw)
 }
 
 function nodeHeaders(headers: Headers): Record<string, string | string[]> {

@@ -72,7 +72,8 @@ export interface JournalRecord {
   readonly receivedAt: number
   readonly route: string
   readonly method: string
-  readonly url: URL
+  /** The whole URL (`href`): a string, not the request's `URL` object, which is ten times its size in a ring of a thousand. */
+  readonly url: string
   readonly status: number
   readonly identity: string | null
   readonly scenarios: readonly string[]
@@ -219,6 +220,7 @@ export class Journal {
     if (stored.entry) return stored.entry
     const { raw } = stored
     const redact = this.#redact
+    const url = new URL(raw.url)
     const body = raw.responseHeaders ? this.#responseBody(raw) : undefined
     const bodyText = this.#requestText(raw)
     stored.entry = {
@@ -226,8 +228,8 @@ export class Journal {
       time: new Date(raw.receivedAt).toISOString(),
       route: raw.route,
       method: raw.method,
-      origin: raw.url.origin,
-      path: redact.path(raw.url),
+      origin: url.origin,
+      path: redact.path(url),
       status: raw.status,
       identity: raw.identity,
       scenarios: raw.scenarios,

@@ -6,6 +6,8 @@
  * body short (`cut-body`). No side channel: everything a transport needs is in the value.
  */
 
+import { HeaderFields } from './headers.js'
+
 export type FaultKind = 'network-error' | 'empty-reply' | 'cut-body'
 
 export type ReplyBody = string | Uint8Array | ReadableStream<Uint8Array> | null
@@ -67,11 +69,15 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 
 /** Headers with every value made safe (`headerValue`); a name that is not an HTTP token is dropped. */
 export function headersOf(init?: HeadersLike): Headers {
-  const headers = new Headers()
+  const headers = new HeaderFields()
   if (init === undefined) return headers
-  const entries: Iterable<[string, string]> = init instanceof Headers ? init.entries() : Array.isArray(init) ? init : Object.entries(init)
+  const entries: Iterable<[string, string]> = Array.isArray(init) ? init : isHeaders(init) ? init.entries() : Object.entries(init)
   for (const [name, value] of entries) if (TOKEN.test(name)) headers.append(name, headerValue(value))
   return headers
+}
+
+function isHeaders(init: HeadersLike): init is Headers {
+  return typeof (init as Partial<Headers>).entries === 'function'
 }
 
 function withType(body: string, init: ReplyInit, type: string): Reply {
@@ -91,7 +97,7 @@ export function fault(kind: FaultKind, whole?: { status: number; headers: Header
     headers.set('content-length', String(bytes.length))
     return { status: whole.status, headers, body: bytes.slice(0, Math.max(1, Math.floor(bytes.length / 2))), fault: kind }
   }
-  return { status: 0, headers: new Headers(), body: null, fault: kind }
+  return { status: 0, headers: new HeaderFields(), body: null, fault: kind }
 }
 
 /** True for faults that make fetch reject (no answer at all). */

@@ -9,6 +9,7 @@ import { DEFAULT_BODY_LIMIT, SCENARIO_HEADER } from './constants.js'
 import { near } from './closest.js'
 import type { ScenarioTarget } from './domain.js'
 import { HttpError, PayloadTooLargeError, UnknownScenarioError } from './errors.js'
+import { HeaderFields } from './headers.js'
 import type { Journal, Transport } from './journal.js'
 import type { Logger } from './logger.js'
 import { type NearMiss, nearMiss } from './near-miss.js'
@@ -259,7 +260,7 @@ export class Pipeline {
       receivedAt,
       route: routeId,
       method: request.method,
-      url: request.url,
+      url: request.url.href,
       status: failed ? 0 : reply.status,
       identity: ctx?.identity ?? null,
       scenarios: scenarioNames,
@@ -327,7 +328,7 @@ class DispatchContext implements RequestContext {
 
   /** Made on first use: most answers add no header. */
   get responseHeaders(): Headers {
-    return (this.#responseHeaders ??= new Headers())
+    return (this.#responseHeaders ??= new HeaderFields())
   }
 
   /** The headers a route added, if it added any. */

@@ -21,7 +21,7 @@ const entry = (route: string, status = 200, extra: Partial<JournalRecord> = {}):
   receivedAt: Date.parse('2026-01-01T00:00:00.000Z'),
   route,
   method: 'GET',
-  url: new URL('https://x/'),
+  url: 'https://x/',
   status,
   identity: null,
   scenarios: [],
@@ -61,7 +61,7 @@ describe('Journal', () => {
     const journal = new Journal(new Clock({ mode: 'manual' }), redactor(), 1000)
     journal.record(
       entry('auth.token', 200, {
-        url: new URL('https://x/oauth2/token?client_secret=s&scope=a'),
+        url: 'https://x/oauth2/token?client_secret=s&scope=a',
         requestHeaders: new Headers({ authorization: 'Basic Y2k6c2VjcmV0', accept: 'application/json' }),
         requestBody: { grant_type: 'authorization_code', code: 'c-123' },
         responseHeaders: new Headers({ 'content-type': 'application/json', location: 'https://app/cb?code=abc&state=s' }),
