@@ -134,16 +134,19 @@ export interface CliIo {
   out: (text: string) => void
   err: (text: string) => void
   env: Readonly<Record<string, string | undefined>>
+  /** Called once the server listens (`serve`, `exec`): start-up is over (the bin then keeps its code cache). */
+  listening?: () => void
 }
 
-const defaultIo: CliIo = {
+/** The process's own standard output, standard error and environment. */
+export const processIo: CliIo = {
   out: (text) => process.stdout.write(`${text}\n`),
   err: (text) => process.stderr.write(`${text}\n`),
   env: process.env,
 }
 
 /** Runs the command; resolves with the exit code once it is done (for the server: on shutdown). */
-export async function main(argv: readonly string[], io: CliIo = defaultIo): Promise<number> {
+export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   const format = logFormatHint(argv, io.env)
   const fail = (message: string, exitCode: number, code: string): number => {
     reportError(io, format, message, exitCode, code)
@@ -482,6 +485,7 @@ async function serve(options: CliOptions, io: CliIo): Promise<number> {
   const signals = new Signals()
   const logger = createLogger(options.log, io.out, io.err)
   const server = await startFor(options, logger, signals)
+  io.listening?.()
   if (options.log === 'pretty') io.out(banner(server, options))
   if (options.log === 'json') {
     io.out(JSON.stringify(listening(server)))
@@ -540,6 +544,7 @@ async function execCommand(options: CliOptions, command: readonly string[], io: 
   const { spawn } = await import('node:child_process')
   const { constants } = await import('node:os')
   const server = await startFor(options, logger, signals)
+  io.listening?.()
   const urls = server.emulator.urls
   const env: Record<string, string | undefined> = {
     ...io.env,

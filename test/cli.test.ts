@@ -3,7 +3,8 @@
  * (`npm test` builds first.)
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import module from 'node:module'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -313,6 +314,53 @@ describe('svc-mock serving', () => {
     const server = await start(['--log', 'silent'], { SVC_MOCK_PORT: 'not-a-port' })
     server.child.kill('SIGTERM')
     expect(await server.exited).toBe(0)
+  })
+})
+
+describe('the compiled code kept between runs', () => {
+  // Node.js >= 22.1 caches the ES modules itself (module.enableCompileCache); older versions run
+  // dist/cli.cjs with svc-mock's own V8 code cache in <tmp>/svc-mock-compile-cache-<uid>/.
+  const ownCache = typeof (module as { enableCompileCache?: unknown }).enableCompileCache !== 'function'
+  const cacheDirIn = (tmp: string): string => join(tmp, `svc-mock-compile-cache-${process.getuid?.() ?? 'user'}`)
+  const cacheFiles = (tmp: string): string[] => (existsSync(cacheDirIn(tmp)) ? readdirSync(cacheDirIn(tmp)).filter((f) => f.endsWith('.bin')) : [])
+  const serveOnce = async (env: Record<string, string>): Promise<void> => {
+    const server = await start(['--log', 'silent'], env)
+    expect((await fetch(`${server.url}${VERSIONS()}`, { headers: APP_KEY })).status).toBe(200)
+    server.child.kill('SIGINT')
+    expect(await server.exited).toBe(0)
+  }
+
+  it('writes the cache once the server listens, then starts from it without writing it again', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'svc-mock-cc-'))
+    await serveOnce({ TMPDIR: tmp })
+    if (!ownCache) {
+      expect(cacheFiles(tmp)).toEqual([])
+      return
+    }
+    const [file] = cacheFiles(tmp)
+    expect(file).toMatch(/^cli-\d+-\d+-v[\d.]+-\w+\.bin$/)
+    const path = join(cacheDirIn(tmp), file ?? '')
+    const first = readFileSync(path)
+    expect(first.byteLength).toBeGreaterThan(10_000)
+    const { mtimeMs } = statSync(path)
+    await serveOnce({ TMPDIR: tmp })
+    expect(statSync(path).mtimeMs).toBe(mtimeMs)
+  })
+
+  it('starts as usual from a damaged cache, and replaces it', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'svc-mock-cc-'))
+    await serveOnce({ TMPDIR: tmp })
+    if (!ownCache) return expect(cacheFiles(tmp)).toEqual([])
+    const path = join(cacheDirIn(tmp), cacheFiles(tmp)[0] ?? '')
+    writeFileSync(path, 'not a code cache')
+    await serveOnce({ TMPDIR: tmp })
+    expect(readFileSync(path, 'utf8')).not.toBe('not a code cache')
+  })
+
+  it('keeps nothing with NODE_DISABLE_COMPILE_CACHE=1', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'svc-mock-cc-'))
+    await serveOnce({ TMPDIR: tmp, NODE_DISABLE_COMPILE_CACHE: '1' })
+    expect(existsSync(cacheDirIn(tmp))).toBe(false)
   })
 })
 

@@ -3,17 +3,18 @@
  * versions each, oldest first, the platform's attributes and relations), so the same seed always
  * gives the same store.
  */
-import { faker as sharedFaker } from '@faker-js/faker/locale/en'
+import type { faker as englishFaker } from '@faker-js/faker/locale/en'
 import { type ElementFixture, type ElementRef, LANGUAGE, type VersionFixture } from './model.js'
 
-type Faker = typeof sharedFaker
+/** faker with the English locale (`@faker-js/faker/locale/en`), which the caller loads. */
+export type Faker = typeof englishFaker
 
 /**
  * A private, seeded faker with the English locale (importing only that locale keeps start-up
  * fast). Never the shared instance: re-seeding that would change the values a consumer's own
  * tests draw from it.
  */
-export function seededFaker(seed: number): Faker {
+export function seededFaker(seed: number, sharedFaker: Faker): Faker {
   const FakerClass = sharedFaker.constructor as new (options: { locale: Faker['rawDefinitions'] }) => Faker
   const faker = new FakerClass({ locale: sharedFaker.rawDefinitions })
   faker.seed(seed)
@@ -49,9 +50,9 @@ const TO = Date.parse('2025-12-31T00:00:00Z')
  */
 export function* generateElements(
   count: number,
-  options: { storage: string; facet: string; seed: number; baseUrl: string; users: readonly ElementRef[] },
+  options: { storage: string; facet: string; seed: number; baseUrl: string; users: readonly ElementRef[]; faker: Faker },
 ): Generator<ElementFixture, void, undefined> {
-  const faker = seededFaker(options.seed)
+  const faker = seededFaker(options.seed, options.faker)
   const [collectionId = '', storageId = ''] = options.storage.split('/')
   for (let i = 0; i < count; i++) {
     const id = faker.string.uuid()
