@@ -173,7 +173,10 @@ function toHeaders(raw: readonly string[]): Headers {
   return HeaderFields.fromRaw(raw)
 }
 
-function nodeHeaders(headers: Headers): Record<string, string | string[]> {
+/** The headers for `writeHead()`: straight from the emulator's own fields when no name repeats. */
+function nodeHeaders(headers: Headers): string[] | Record<string, string | string[]> {
+  const flat = headers instanceof HeaderFields ? headers.flat() : undefined
+  if (flat !== undefined) return flat
   const out: Record<string, string | string[]> = {}
   headers.forEach((value, name) => {
     if (name !== 'set-cookie') out[name] = value
@@ -197,7 +200,7 @@ function write(req: IncomingMessage, res: ServerResponse, reply: Reply, head: bo
     return
   }
   if (body === null || typeof body === 'string' || body instanceof Uint8Array) {
-    if (body !== null) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength)
+    if (body !== null) setHeader(headers, 'content-length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength))
     res.writeHead(reply.status, headers)
     res.end(head || body === null ? undefined : body)
     return
@@ -209,6 +212,20 @@ function write(req: IncomingMessage, res: ServerResponse, reply: Reply, head: bo
     return
   }
   void pipe(body, res)
+}
+
+function setHeader(headers: string[] | Record<string, string | string[]>, name: string, value: string): void {
+  if (!Array.isArray(headers)) {
+    headers[name] = value
+    return
+  }
+  for (let i = 0; i < headers.length; i += 2) {
+    if (headers[i] === name) {
+      headers[i + 1] = value
+      return
+    }
+  }
+  headers.push(name, value)
 }
 
 async function pipe(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {

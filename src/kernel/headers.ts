@@ -17,7 +17,21 @@ const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g
 
 function checkedName(name: string): string {
   if (!TOKEN.test(name)) throw new TypeError(`Headers: "${name}" is an invalid header name.`)
-  return name.toLowerCase()
+  return lowerCase(name)
+}
+
+/**
+ * A name in lower case, the same string each time for the names a run keeps seeing (a request's
+ * headers live on in the journal: one copy of "content-type", not one per request).
+ */
+const LOWER = new Map<string, string>()
+function lowerCase(name: string): string {
+  let lower = LOWER.get(name)
+  if (lower === undefined) {
+    lower = name.toLowerCase()
+    if (LOWER.size < 512) LOWER.set(name, lower)
+  }
+  return lower
 }
 
 function normalizedValue(name: string, value: string): string {
@@ -47,10 +61,25 @@ export class HeaderFields implements Headers {
     const names = fields.#names
     const values = fields.#values
     for (let i = 0; i + 1 < raw.length; i += 2) {
-      names.push((raw[i] as string).toLowerCase())
+      names.push(lowerCase(raw[i] as string))
       values.push(raw[i + 1] as string)
     }
     return fields
+  }
+
+  /**
+   * The fields as node:http's `writeHead()` takes them (name, value, name, value, …), in the order
+   * they were added; undefined when a name other than Set-Cookie repeats (Fetch would join those).
+   */
+  flat(): string[] | undefined {
+    const names = this.#names
+    const out: string[] = []
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i] as string
+      if (name !== 'set-cookie' && names.indexOf(name) !== i) return undefined
+      out.push(name, this.#values[i] as string)
+    }
+    return out
   }
 
   append(name: string, value: string): void {

@@ -68,6 +68,18 @@ describe('HeaderFields', () => {
     expect(ours.get('accept')).toBe('a, b')
   })
 
+  it('gives node:http its fields as added, unless a name other than Set-Cookie repeats (Fetch joins those)', () => {
+    const fields = new HeaderFields()
+    fields.set('Content-Type', 'text/plain')
+    fields.append('Set-Cookie', 'a=1')
+    fields.append('set-cookie', 'b=2')
+    fields.set('X-A', 'x')
+    expect(fields.flat()).toEqual(['content-type', 'text/plain', 'set-cookie', 'a=1', 'set-cookie', 'b=2', 'x-a', 'x'])
+    fields.append('x-a', 'y')
+    expect(fields.flat()).toBeUndefined()
+    expect(fields.get('x-a')).toBe('x, y')
+  })
+
   it('is taken by a Fetch Response as its headers', async () => {
     const ours = new HeaderFields()
     ours.append('Set-Cookie', 'a=1')
