@@ -47,6 +47,8 @@ type ClockWait = (deadline: number, signal: AbortSignal | undefined, task: TaskS
 /** One per tracked piece of work (a request, a flow run): its own state, methods shared. */
 class TrackedTask implements Task, TaskState {
   parked = 0
+  /** Where the clock's list of running tasks holds it. */
+  slot = -1
   readonly #clock: Clock
   readonly #wait: ClockWait
 
@@ -91,7 +93,12 @@ export class Clock {
   #timers: Timer[] = []
   #seq = 0
   #realTimer: NodeJS.Timeout | undefined
-  #tasks = new Set<TaskState>()
+  /**
+   * The tracked tasks running now. An array with each task's slot, not a Set: a Set that grows
+   * and shrinks with every burst of requests rehashes into a new table each time (garbage that
+   * outlives a scavenge under load).
+   */
+  #tasks: TrackedTask[] = []
   #advancing: Promise<void> = Promise.resolve()
   /** Tasks wait through this (made once, not per task). */
   readonly #waitFor: ClockWait = (deadline, signal, task) => this.#wait(deadline, signal, task)
@@ -174,12 +181,22 @@ export class Clock {
    */
   async track<T>(fn: (task: Task) => Promise<T>): Promise<T> {
     const task = new TrackedTask(this, this.#waitFor)
-    this.#tasks.add(task)
+    task.slot = this.#tasks.push(task) - 1
     try {
       return await fn(task)
     } finally {
-      this.#tasks.delete(task)
+      this.#untrack(task)
     }
+  }
+
+  #untrack(task: TrackedTask): void {
+    const tasks = this.#tasks
+    const last = tasks.pop()
+    if (last !== undefined && last !== task) {
+      tasks[task.slot] = last
+      last.slot = task.slot
+    }
+    task.slot = -1
   }
 
   /** Number of tracked tasks that are running and not parked on the clock. */
@@ -191,7 +208,7 @@ export class Clock {
 
   /** Tracked tasks parked on a clock wait. */
   parked(): number {
-    return this.#tasks.size - this.busy()
+    return this.#tasks.length - this.busy()
   }
 
   /** Lets tracked work run until all of it is finished or parked on the clock (bounded). */

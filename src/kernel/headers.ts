@@ -46,25 +46,28 @@ function isEdgeSpace(code: number): boolean {
 }
 
 export class HeaderFields implements Headers {
-  /** Lower-case names and their values, in the order they were added. */
-  readonly #names: string[] = []
-  readonly #values: string[] = []
+  /**
+   * Lower-case name, value, name, value, … in the order they were added: one array (a request's
+   * is a copy of node:http's rawHeaders, sized exactly), which the journal keeps.
+   */
+  #fields: string[]
   /** The sorted, combined view iteration walks; dropped on every change. */
   #sorted: Array<[string, string]> | undefined
+
+  constructor() {
+    this.#fields = []
+  }
 
   /**
    * From node:http's `rawHeaders` (name, value, name, value, …), which its parser has already
    * checked: names are only lower-cased.
    */
   static fromRaw(raw: readonly string[]): HeaderFields {
-    const fields = new HeaderFields()
-    const names = fields.#names
-    const values = fields.#values
-    for (let i = 0; i + 1 < raw.length; i += 2) {
-      names.push(lowerCase(raw[i] as string))
-      values.push(raw[i + 1] as string)
-    }
-    return fields
+    const out = new HeaderFields()
+    const fields = raw.length % 2 === 0 ? raw.slice() : raw.slice(0, raw.length - 1)
+    for (let i = 0; i < fields.length; i += 2) fields[i] = lowerCase(fields[i] as string)
+    out.#fields = fields
+    return out
   }
 
   /**
@@ -72,51 +75,42 @@ export class HeaderFields implements Headers {
    * they were added; undefined when a name other than Set-Cookie repeats (Fetch would join those).
    */
   flat(): string[] | undefined {
-    const names = this.#names
-    const out: string[] = []
-    for (let i = 0; i < names.length; i++) {
-      const name = names[i] as string
-      if (name !== 'set-cookie' && names.indexOf(name) !== i) return undefined
-      out.push(name, this.#values[i] as string)
+    const fields = this.#fields
+    for (let i = 0; i < fields.length; i += 2) {
+      const name = fields[i] as string
+      if (name === 'set-cookie') continue
+      for (let j = i + 2; j < fields.length; j += 2) if (fields[j] === name) return undefined
     }
-    return out
+    return fields.slice()
   }
 
   append(name: string, value: string): void {
     const lower = checkedName(name)
     const normalized = normalizedValue(name, value)
-    this.#names.push(lower)
-    this.#values.push(normalized)
+    this.#fields.push(lower, normalized)
     this.#sorted = undefined
   }
 
   set(name: string, value: string): void {
     const lower = checkedName(name)
     const normalized = normalizedValue(name, value)
-    const names = this.#names
-    const first = names.indexOf(lower)
+    const fields = this.#fields
+    const first = this.#indexOf(lower)
     if (first === -1) {
-      names.push(lower)
-      this.#values.push(normalized)
+      fields.push(lower, normalized)
     } else {
-      this.#values[first] = normalized
-      for (let i = names.length - 1; i > first; i--) {
-        if (names[i] === lower) {
-          names.splice(i, 1)
-          this.#values.splice(i, 1)
-        }
-      }
+      fields[first + 1] = normalized
+      for (let i = fields.length - 2; i > first; i -= 2) if (fields[i] === lower) fields.splice(i, 2)
     }
     this.#sorted = undefined
   }
 
   delete(name: string): void {
     const lower = checkedName(name)
-    const names = this.#names
-    for (let i = names.length - 1; i >= 0; i--) {
-      if (names[i] === lower) {
-        names.splice(i, 1)
-        this.#values.splice(i, 1)
+    const fields = this.#fields
+    for (let i = fields.length - 2; i >= 0; i -= 2) {
+      if (fields[i] === lower) {
+        fields.splice(i, 2)
         this.#sorted = undefined
       }
     }
@@ -124,22 +118,22 @@ export class HeaderFields implements Headers {
 
   get(name: string): string | null {
     const lower = checkedName(name)
-    const names = this.#names
+    const fields = this.#fields
     let found: string | null = null
-    for (let i = 0; i < names.length; i++) {
-      if (names[i] === lower) found = found === null ? (this.#values[i] as string) : `${found}, ${this.#values[i] as string}`
+    for (let i = 0; i < fields.length; i += 2) {
+      if (fields[i] === lower) found = found === null ? (fields[i + 1] as string) : `${found}, ${fields[i + 1] as string}`
     }
     return found
   }
 
   has(name: string): boolean {
-    return this.#names.includes(checkedName(name))
+    return this.#indexOf(checkedName(name)) !== -1
   }
 
   getSetCookie(): string[] {
     const out: string[] = []
-    const names = this.#names
-    for (let i = 0; i < names.length; i++) if (names[i] === 'set-cookie') out.push(this.#values[i] as string)
+    const fields = this.#fields
+    for (let i = 0; i < fields.length; i += 2) if (fields[i] === 'set-cookie') out.push(fields[i + 1] as string)
     return out
   }
 
@@ -167,19 +161,25 @@ export class HeaderFields implements Headers {
     return 'Headers'
   }
 
+  #indexOf(lower: string): number {
+    const fields = this.#fields
+    for (let i = 0; i < fields.length; i += 2) if (fields[i] === lower) return i
+    return -1
+  }
+
   /** Fetch's "sort and combine": by name, repeats joined with ", ", each Set-Cookie on its own. */
   #view(): ReadonlyArray<readonly [string, string]> {
     if (this.#sorted !== undefined) return this.#sorted
-    const names = this.#names
-    const order = names.map((_, i) => i).sort((a, b) => {
-      const x = names[a] as string
-      const y = names[b] as string
+    const fields = this.#fields
+    const order = Array.from({ length: fields.length / 2 }, (_, i) => 2 * i).sort((a, b) => {
+      const x = fields[a] as string
+      const y = fields[b] as string
       return x < y ? -1 : x > y ? 1 : a - b
     })
     const out: Array<[string, string]> = []
     for (const i of order) {
-      const name = names[i] as string
-      const value = this.#values[i] as string
+      const name = fields[i] as string
+      const value = fields[i + 1] as string
       const last = out[out.length - 1]
       if (last !== undefined && last[0] === name && name !== 'set-cookie') last[1] = `${last[1]}, ${value}`
       else out.push([name, value])

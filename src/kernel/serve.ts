@@ -17,7 +17,7 @@ import { type FaultKind, type Reply, fault, fixedBody, headersOf, json, text } f
 import type { IncomingRequest } from './request.js'
 import { type CompiledPattern, RouteTable, compilePattern } from './router.js'
 import type { HttpMethod, RequestContext, RouteDefinition } from './route.js'
-import type { ActiveScenario, ScenarioDecision, ScenarioEngine, ScenarioOutcome } from './scenarios/engine.js'
+import { type ActiveScenario, type ScenarioDecision, type ScenarioEngine, type ScenarioOutcome, untouched } from './scenarios/engine.js'
 import { parseActivations } from './scenarios/syntax.js'
 import type { SettingsTree } from './settings.js'
 
@@ -132,7 +132,7 @@ export class Pipeline {
     request.body?.limit(limit)
     let decision: ScenarioDecision
     if (definition.control) {
-      decision = { scenarios: [], settings: this.#services.settings(), delayMs: 0, outcome: undefined, usedUp: [] }
+      decision = untouched(this.#services.settings())
     } else {
       let perRequest: ActiveScenario[] = []
       const header = request.headers.get(SCENARIO_HEADER)

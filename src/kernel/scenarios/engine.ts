@@ -79,6 +79,13 @@ export interface ScenarioDecision {
   readonly usedUp: readonly string[]
 }
 
+const NO_NAMES: readonly string[] = Object.freeze([])
+
+/** The decision for a request no scenario touches (most requests): nothing made per request beyond it. */
+export function untouched(settings: SettingsTree): ScenarioDecision {
+  return { scenarios: NO_NAMES, settings, delayMs: 0, outcome: undefined, usedUp: NO_NAMES }
+}
+
 /** A request's targets, by name (read only for the names some active scenario is aimed at). */
 export type RequestTargets = Readonly<Record<string, string | undefined>>
 
@@ -330,10 +337,10 @@ export class ScenarioEngine {
   decide(routeId: string, method: string, targets: RequestTargets, perRequest: readonly ActiveScenario[]): ScenarioDecision {
     const base = this.#base()
     const candidates = perRequest.length === 0 ? this.active() : [...this.active(), ...perRequest]
-    if (candidates.length === 0) return { scenarios: [], settings: base, delayMs: 0, outcome: undefined, usedUp: [] }
+    if (candidates.length === 0) return untouched(base)
 
     const touching = candidates.filter((s) => touches(s, routeId, targets))
-    if (touching.length === 0) return { scenarios: [], settings: base, delayMs: 0, outcome: undefined, usedUp: [] }
+    if (touching.length === 0) return untouched(base)
 
     let delayMs = 0
     let outcome: ScenarioOutcome | undefined
