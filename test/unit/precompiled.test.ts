@@ -67,6 +67,24 @@ describe('the build snapshot of the defaults', () => {
     expect(JSON.parse(JSON.stringify(walkBuilt(dir)).replaceAll(dir, '<package>'))).toEqual(fromSources)
   })
 
+  it('spares only the settings it validated: a built package still refuses bad settings, from an option or given as settings', () => {
+    const script = `
+      import { createEmulator } from ${JSON.stringify(join(root, 'dist', 'index.js'))}
+      const out = []
+      for (const options of [{ staticKeys: 'bogus' }, { settings: { auth: { tokenLifetime: -5 } } }, { versionListKey: 'elements' }]) {
+        try { await createEmulator(options); out.push('created') } catch (error) { out.push(error.message) }
+      }
+      process.stdout.write(JSON.stringify(out))
+    `
+    const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })) as string[]
+    expect(out[0]).toMatch(/settings\.auth\.staticKeys/)
+    expect(out[1]).toMatch(/settings\.auth\.tokenLifetime/)
+    // The default list key, given explicitly, is the tree the build validated.
+    expect(out[2]).toBe('created')
+    const snapshot = JSON.parse(readFileSync(join(root, 'dist', 'precompiled.json'), 'utf8')) as Record<string, { value: unknown }>
+    expect(JSON.parse(String(snapshot['settings:default-base']?.value))).toMatchObject({ auth: { staticKeys: 'allowed' }, versions: { listKey: 'elements' } })
+  })
+
   it('is not used for another seed, nor once a default fixture changed', async () => {
     const dir = packageCopy()
     // Another seed generates other elements: the generator is needed, and it is gone from the copy.
