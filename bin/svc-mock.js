@@ -7,7 +7,7 @@
 // command runs dist/cli.cjs (the same code as one CommonJS file) compiled through node:vm with a V8
 // code cache of its own, kept in the same place Node's cache would be (the system's temporary
 // folder). NODE_DISABLE_COMPILE_CACHE=1 turns either cache off, as it does for Node's.
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import module from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -52,7 +52,7 @@ function loadWithCodeCache(file) {
   const cacheFile = join(dir, `cli-${size}-${Math.round(mtimeMs)}-${process.version}-${process.arch}.bin`)
   let cachedData
   try {
-    cachedData = readFileSync(cacheFile)
+    if (ownedByUs(dir) && ownedByUs(cacheFile)) cachedData = readFileSync(cacheFile)
   } catch {
     // none yet
   }
@@ -67,13 +67,36 @@ function loadWithCodeCache(file) {
     setImmediate(() => {
       try {
         mkdirSync(dir, { recursive: true, mode: 0o700 })
+        if (!ownedByUs(dir)) return
         const partial = `${cacheFile}.${process.pid}`
         writeFileSync(partial, script.createCachedData())
         renameSync(partial, cacheFile)
+        pruneOldCaches(dir, cacheFile)
       } catch {
         // a read-only or full temporary folder: run without the cache
       }
     })
   }
   return { cli: holder.exports, keepCodeCache }
+}
+
+/**
+ * Only this user's own cache is read or written: compiled code from a folder or file someone else
+ * could have put in a shared temporary folder would run as this user.
+ */
+function ownedByUs(path) {
+  if (typeof process.getuid !== 'function') return true
+  const { uid, mode } = statSync(path)
+  return uid === process.getuid() && (mode & 0o022) === 0
+}
+
+/** Keeps the newest few caches (each build of svc-mock writes its own): a temporary folder does not fill up with old ones. */
+function pruneOldCaches(dir, keep) {
+  const others = readdirSync(dir)
+    .filter((name) => /^cli-.*\.bin$/.test(name))
+    .map((name) => join(dir, name))
+    .filter((path) => path !== keep)
+    .map((path) => ({ path, mtimeMs: statSync(path).mtimeMs }))
+    .sort((a, b) => b.mtimeMs - a.mtimeMs)
+  for (const { path } of others.slice(3)) rmSync(path, { force: true })
 }

@@ -3,7 +3,7 @@
  * (`npm test` builds first.)
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import module from 'node:module'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -355,6 +355,22 @@ describe('the compiled code kept between runs', () => {
     writeFileSync(path, 'not a code cache')
     await serveOnce({ TMPDIR: tmp })
     expect(readFileSync(path, 'utf8')).not.toBe('not a code cache')
+  })
+
+  it('neither reads nor writes a cache folder others can write to, and keeps only the newest few caches', async () => {
+    const shared = mkdtempSync(join(tmpdir(), 'svc-mock-cc-'))
+    mkdirSync(cacheDirIn(shared), { mode: 0o777 })
+    chmodSync(cacheDirIn(shared), 0o777)
+    await serveOnce({ TMPDIR: shared })
+    expect(cacheFiles(shared)).toEqual([])
+
+    const tmp = mkdtempSync(join(tmpdir(), 'svc-mock-cc-'))
+    if (!ownCache) return
+    mkdirSync(cacheDirIn(tmp), { mode: 0o700 })
+    for (let i = 0; i < 6; i++) writeFileSync(join(cacheDirIn(tmp), `cli-1-${i}-v0-x.bin`), 'an older build')
+    await serveOnce({ TMPDIR: tmp })
+    // The new cache and the three newest older ones.
+    expect(cacheFiles(tmp)).toHaveLength(4)
   })
 
   it('keeps nothing with NODE_DISABLE_COMPILE_CACHE=1', async () => {
