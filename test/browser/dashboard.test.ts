@@ -277,6 +277,9 @@ for (const width of WIDTHS) {
       await send('/__svc-mock/scenarios/webhook-queue-full', { method: 'DELETE' })
       await send('/__svc-mock/scenarios/token-invalid-client', { method: 'DELETE' })
       const rows = page.locator('li.entry')
+      // Counted once the live view shows the newest entry the journal holds (earlier answers may still be on their way).
+      const newest = ((await (await send('/__svc-mock/journal?limit=1')).json()) as Array<{ seq: number }>).at(-1)?.seq
+      if (newest !== undefined) await page.locator(`li.entry[data-seq="${newest}"]`).waitFor({ state: 'attached' })
       const before = await rows.count()
       await page.getByRole('button', { name: 'Pause' }).click()
       await announced('Live view paused')
