@@ -7,6 +7,8 @@
 // command runs dist/cli.cjs (the same code as one CommonJS file) compiled through node:vm with a V8
 // code cache of its own, kept in the same place Node's cache would be (the system's temporary
 // folder). NODE_DISABLE_COMPILE_CACHE=1 turns either cache off, as it does for Node's.
+import { isAscii } from 'node:buffer'
+import { createHash } from 'node:crypto'
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import module from 'node:module'
 import { tmpdir } from 'node:os'
@@ -39,17 +41,21 @@ setTimeout(() => process.exit(code), 2000).unref()
 
 /**
  * Runs a CommonJS file as `require()` would, compiled with the V8 code cache of an earlier run when
- * there is one for this very file (its size and modification time, and this Node.js, name the cache
- * entry). Once the server listens, a missing or refused cache is written (to a temporary name, then
+ * there is one for this very file (its content digest, and this Node.js, name the cache entry: V8
+ * itself checks only the source's length, and `npm pack` gives every file the same modification
+ * time). Once the server listens, a missing or refused cache is written (to a temporary name, then
  * renamed, so a concurrent start never reads half a file). Any failure to read or write the cache
  * only costs the time it would have saved.
  */
 function loadWithCodeCache(file) {
-  const source = readFileSync(file, 'utf8')
-  const { size, mtimeMs } = statSync(file)
+  const bytes = readFileSync(file)
+  // The build keeps the file ASCII, which reads as one-byte text at once (UTF-8 decoding of the
+  // whole file costs a few milliseconds).
+  const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8')
+  const digest = createHash('sha1').update(bytes).digest('hex').slice(0, 16)
   const uid = typeof process.getuid === 'function' ? process.getuid() : 'user'
   const dir = join(tmpdir(), `svc-mock-compile-cache-${uid}`)
-  const cacheFile = join(dir, `cli-${size}-${Math.round(mtimeMs)}-${process.version}-${process.arch}.bin`)
+  const cacheFile = join(dir, `cli-${digest}-${process.version}-${process.arch}.bin`)
   let cachedData
   try {
     if (ownedByUs(dir) && ownedByUs(cacheFile)) cachedData = readFileSync(cacheFile)

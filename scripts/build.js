@@ -6,7 +6,7 @@
 // and of what every test file pays (bench/README.md). msw and vitest stay outside: they are the
 // consumer's. Source maps carry their sources, so they point at code that is shipped.
 import { execFileSync } from 'node:child_process'
-import { rmSync } from 'node:fs'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 
@@ -55,8 +55,8 @@ await build({
   // requires an ES module without a warning). No import() is left: code compiled through node:vm
   // could only run one behind an experimental flag.
   external: ['msw', 'msw/*', 'vitest', 'vitest/*', '@faker-js/faker', '@faker-js/faker/*'],
-  // The code finds its own package from its location: the same URL an ES module would have.
   supported: { 'dynamic-import': false },
+  // The code finds its own package from its location: the same URL an ES module would have.
   define: { 'import.meta.url': '__svcMockModuleUrl' },
   banner: { js: 'const __svcMockModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
   sourcemap: true,
@@ -64,6 +64,10 @@ await build({
   legalComments: 'linked',
   logLevel: 'warning',
 })
+// esbuild escapes every non-ASCII character in code, not in the comments it keeps: escaped there
+// too, the file is ASCII, which the bin reads as one-byte text without decoding UTF-8.
+const cjs = new URL('../dist/cli.cjs', import.meta.url)
+writeFileSync(cjs, readFileSync(cjs, 'utf8').replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`))
 // The defaults, parsed and generated once here rather than at every start (src/precompile.ts).
 const { writePrecompiled } = await import(new URL('../dist/precompile.js', import.meta.url).href)
 await writePrecompiled()

@@ -338,7 +338,7 @@ describe('the compiled code kept between runs', () => {
       return
     }
     const [file] = cacheFiles(tmp)
-    expect(file).toMatch(/^cli-\d+-\d+-v[\d.]+-\w+\.bin$/)
+    expect(file).toMatch(/^cli-[0-9a-f]{16}-v[\d.]+-\w+\.bin$/)
     const path = join(cacheDirIn(tmp), file ?? '')
     const first = readFileSync(path)
     expect(first.byteLength).toBeGreaterThan(10_000)
