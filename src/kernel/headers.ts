@@ -1,5 +1,5 @@
 /**
- * `HeaderFields`: the Fetch `Headers` interface over two plain arrays, for the headers the
+ * `HeaderFields`: the Fetch `Headers` interface over one plain array, for the headers the
  * emulator makes itself (a socket request's, every reply's). It behaves as Fetch `Headers` does
  * where a route or a transport can tell (names compared without case, `get()` joining repeats with
  * ", ", iteration sorted by lower-case name with each Set-Cookie apart, invalid names and values
@@ -11,12 +11,18 @@
  */
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+
+/** Whether a header name is an HTTP token (what Fetch accepts as a name). */
+export function isHeaderName(name: string): boolean {
+  return TOKEN.test(name)
+}
+
 /** What a header value may not hold (Fetch: no NUL, CR or LF). */
 const FORBIDDEN_VALUE = /[\0\r\n]/
 const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g
 
 function checkedName(name: string): string {
-  if (!TOKEN.test(name)) throw new TypeError(`Headers: "${name}" is an invalid header name.`)
+  if (!isHeaderName(name)) throw new TypeError(`Headers: "${name}" is an invalid header name.`)
   return lowerCase(name)
 }
 

@@ -6,7 +6,7 @@
  * body short (`cut-body`). No side channel: everything a transport needs is in the value.
  */
 
-import { HeaderFields } from './headers.js'
+import { HeaderFields, isHeaderName } from './headers.js'
 
 export type FaultKind = 'network-error' | 'empty-reply' | 'cut-body'
 
@@ -53,7 +53,6 @@ export function empty(status: number, headers?: HeadersLike): Reply {
   return { status, headers: headersOf(headers), body: null }
 }
 
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 const UNSAFE = /[^\t\x20-\x7e]+/g
 
 /**
@@ -72,7 +71,7 @@ export function headersOf(init?: HeadersLike): Headers {
   const headers = new HeaderFields()
   if (init === undefined) return headers
   const entries: Iterable<[string, string]> = Array.isArray(init) ? init : isHeaders(init) ? init.entries() : Object.entries(init)
-  for (const [name, value] of entries) if (TOKEN.test(name)) headers.append(name, headerValue(value))
+  for (const [name, value] of entries) if (isHeaderName(name)) headers.append(name, headerValue(value))
   return headers
 }
 

@@ -66,6 +66,27 @@ describe('manual clock', () => {
     expect(clock.parked()).toBe(0)
   })
 
+  it('keeps count of many tracked tasks ending in any order', async () => {
+    const clock = new Clock({ mode: 'manual', start: START })
+    const releases: Array<() => void> = []
+    const busy = [0, 1, 2].map(() => clock.track(() => new Promise<void>((resolve) => releases.push(resolve))))
+    const parked = [30, 10, 20].map((ms) => clock.track((task) => task.sleep(ms)))
+    expect([clock.busy(), clock.parked()]).toEqual([3, 3])
+    releases[1]?.()
+    await busy[1]
+    expect([clock.busy(), clock.parked()]).toEqual([2, 3])
+    await clock.advance(10)
+    await parked[1]
+    expect([clock.busy(), clock.parked()]).toEqual([2, 2])
+    releases[0]?.()
+    releases[2]?.()
+    await Promise.all(busy)
+    expect([clock.busy(), clock.parked()]).toEqual([0, 2])
+    await clock.advance(20)
+    await Promise.all(parked)
+    expect([clock.busy(), clock.parked()]).toEqual([0, 0])
+  })
+
   it('parks a task only on its own waits: a wait outside it leaves it busy', async () => {
     const clock = new Clock({ mode: 'manual', start: START })
     const other = clock.sleep(10)
