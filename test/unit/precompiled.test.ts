@@ -2,11 +2,12 @@
  * The build's snapshot of the defaults (dist/precompiled.json) is a shortcut, never a second
  * behaviour: a built package that starts from it answers exactly as the sources do, which compute
  * everything, down to the ids taken after start. The package is copied first (new modification
- * times, as an install gives) and the generator's chunk removed from the copy, so the walk can
- * only succeed if the snapshot was used.
+ * times, as an install gives), without faker and without the generator's chunk, so the walk can
+ * only succeed if the snapshot was used; and it runs in both forms of the core (the CommonJS file
+ * compiled with a code cache, and the ES modules).
  */
 import { execFileSync } from 'node:child_process'
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -20,25 +21,37 @@ afterAll(() => {
   for (const dir of copies) rmSync(dir, { recursive: true, force: true })
 })
 
-/** A copy of the built package (dist, fixtures, scenarios), its dependencies linked, the generator removed. */
+/** A copy of the built package (dist, fixtures, scenarios), its dependencies but faker linked, the generator removed. */
 function packageCopy(): string {
   const dir = mkdtempSync(join(tmpdir(), 'svc-mock-precompiled-'))
   copies.push(dir)
   for (const part of ['package.json', 'dist', 'fixtures', 'scenarios']) cpSync(join(root, part), join(dir, part), { recursive: true })
-  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir')
+  mkdirSync(join(dir, 'node_modules'))
+  for (const name of readdirSync(join(root, 'node_modules'))) {
+    if (name !== '@faker-js') symlinkSync(join(root, 'node_modules', name), join(dir, 'node_modules', name), 'dir')
+  }
   const generators = readdirSync(join(dir, 'dist')).filter((f) => f.endsWith('.js') && readFileSync(join(dir, 'dist', f), 'utf8').includes('function* generateElements('))
   expect(generators).toHaveLength(1)
   for (const file of generators) rmSync(join(dir, 'dist', file))
   return dir
 }
 
-function walkBuilt(dir: string, seed?: number): unknown {
+/** The core's two forms (src/core-loader.ts): chosen by NODE_DISABLE_COMPILE_CACHE. */
+const FORMS = ['commonjs', 'es modules'] as const
+type Form = (typeof FORMS)[number]
+const envFor = (form: Form): NodeJS.ProcessEnv => ({
+  ...process.env,
+  TMPDIR: mkdtempSync(join(tmpdir(), 'svc-mock-precompiled-cache-')),
+  NODE_DISABLE_COMPILE_CACHE: form === 'commonjs' ? '' : '1',
+})
+
+function walkBuilt(dir: string, form: Form, seed?: number): unknown {
   const script = `
     import { createEmulator } from ${JSON.stringify(join(dir, 'dist', 'index.js'))}
     import { walkDefaults } from ${JSON.stringify(join(root, 'test', 'support', 'defaults-walk.mjs'))}
     process.stdout.write(JSON.stringify(await walkDefaults(createEmulator, ${JSON.stringify(seed === undefined ? {} : { seed })})))
   `
-  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] }))
+  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'], env: envFor(form) }))
 }
 
 /** What the child printed when the walk failed. */
@@ -56,7 +69,7 @@ describe('the build snapshot of the defaults', () => {
     expect(existsSync(join(root, 'dist', 'precompiled.json'))).toBe(true)
   })
 
-  it('gives a built package, installed anew, the answers and ids of the sources', async () => {
+  it.each(FORMS)('gives a built package, installed anew, the answers and ids of the sources (core as %s)', async (form) => {
     const fromSources = JSON.parse(JSON.stringify(await walkDefaults(createEmulator)).replaceAll(root, '<package>'))
     expect(fromSources.elements.length).toBeGreaterThan(20)
     expect(fromSources.addVersion.status).toBe(201)
@@ -64,7 +77,7 @@ describe('the build snapshot of the defaults', () => {
     expect(fromSources.webhook.status).toBe(200)
     const dir = packageCopy()
     // Files named in the answers (fixture and scenario sources) are the copy's.
-    expect(JSON.parse(JSON.stringify(walkBuilt(dir)).replaceAll(dir, '<package>'))).toEqual(fromSources)
+    expect(JSON.parse(JSON.stringify(walkBuilt(dir, form)).replaceAll(dir, '<package>'))).toEqual(fromSources)
   })
 
   it('spares only the settings it validated: a built package still refuses bad settings, from an option or given as settings', () => {
@@ -85,14 +98,14 @@ describe('the build snapshot of the defaults', () => {
     expect(JSON.parse(String(snapshot['settings:default-base']?.value))).toMatchObject({ auth: { staticKeys: 'allowed' }, versions: { listKey: 'elements' } })
   })
 
-  it('is not used for another seed, nor once a default fixture changed', async () => {
+  it.each(FORMS)('is not used for another seed, nor once a default fixture changed (core as %s)', async (form) => {
     const dir = packageCopy()
-    // Another seed generates other elements: the generator is needed, and it is gone from the copy.
-    expect(failureOf(() => walkBuilt(dir, 7))).toContain('ERR_MODULE_NOT_FOUND')
+    // Another seed generates other elements: the generator is needed, and it is gone from the copy (faker too).
+    expect(failureOf(() => walkBuilt(dir, form, 7))).toContain('MODULE_NOT_FOUND')
     const fixture = join(dir, 'fixtures', 'default', '90-generate.json')
     const edited = JSON.parse(readFileSync(fixture, 'utf8'))
     edited.generate.elements = 3
     writeFileSync(fixture, JSON.stringify(edited))
-    expect(failureOf(() => walkBuilt(dir))).toContain('ERR_MODULE_NOT_FOUND')
+    expect(failureOf(() => walkBuilt(dir, form))).toContain('MODULE_NOT_FOUND')
   })
 })

@@ -1,0 +1,96 @@
+/**
+ * The built package's entry points (`svc-mock`, `svc-mock/msw`, `svc-mock/server`) share one core
+ * (src/core-loader.ts): one class per error and one msw handler class whichever entry a value came
+ * from, in both forms of the core. The CommonJS form keeps V8's compiled code for the next process
+ * once the first emulator has answered (src/code-cache.ts); the ES-module form keeps nothing.
+ * Each case is a fresh Node.js process on the built dist/, with its own temporary folder.
+ */
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+const root = resolve(import.meta.dirname, '..')
+const dist = (file: string): string => JSON.stringify(join(root, 'dist', file))
+const cacheDirIn = (tmp: string): string => join(tmp, `svc-mock-compile-cache-${process.getuid?.() ?? 'user'}`)
+const coreCaches = (tmp: string): string[] => (existsSync(cacheDirIn(tmp)) ? readdirSync(cacheDirIn(tmp)).filter((f) => f.startsWith('core-') && f.endsWith('.bin')) : [])
+
+interface Probe {
+  form: string
+  sameErrorClasses: boolean
+  sameServerClasses: boolean
+  handlerIsEmulatorHandler: boolean
+  thrownIsSvcMockError: boolean
+  status: number
+}
+
+/** Runs a fresh process that imports every entry point, creates an emulator and (unless told not to) asks it one question. */
+function probe(tmp: string, env: Record<string, string> = {}, answer = true): Probe {
+  const script = `
+    import * as main from ${dist('index.js')}
+    import * as msw from ${dist('msw.js')}
+    import * as server from ${dist('server.js')}
+    import { coreForm } from ${dist('core-loader.js')}
+    const emu = await main.createEmulator({ clock: 'manual' })
+    let thrown
+    try { emu.scenarios.use('no-such-scenario') } catch (error) { thrown = error }
+    let status = 0
+    if (${answer}) {
+      const res = await emu.handle(new Request(emu.urls.base + '/__svc-mock/health'))
+      status = res.status
+    }
+    process.stdout.write(JSON.stringify({
+      form: coreForm,
+      sameErrorClasses: main.MswMissingError === msw.MswMissingError && main.SvcMockError !== undefined,
+      sameServerClasses: main.PortInUseError === server.PortInUseError,
+      handlerIsEmulatorHandler: emu.handlers.length > 0 && emu.handlers.every((h) => h instanceof msw.EmulatorHandler),
+      thrownIsSvcMockError: thrown instanceof main.SvcMockError && thrown instanceof main.UnknownScenarioError,
+      status,
+    }))
+  `
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    env: { ...process.env, TMPDIR: tmp, NODE_DISABLE_COMPILE_CACHE: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  return JSON.parse(out) as Probe
+}
+
+const oneCopy = { sameErrorClasses: true, sameServerClasses: true, handlerIsEmulatorHandler: true, thrownIsSvcMockError: true }
+
+describe('the package entry points', () => {
+  it('share one core: the CommonJS file, compiled code kept after the first answer and used by the next process', () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'svc-mock-entries-'))
+    expect(probe(tmp)).toEqual({ form: 'commonjs', status: 200, ...oneCopy })
+    const [cache] = coreCaches(tmp)
+    expect(cache).toMatch(/^core-[0-9a-f]{16}-v[\d.]+-\w+\.bin$/)
+    const path = join(cacheDirIn(tmp), cache ?? '')
+    const { mtimeMs } = statSync(path)
+    expect(probe(tmp)).toEqual({ form: 'commonjs, compiled code from an earlier run', status: 200, ...oneCopy })
+    // Used, not written again.
+    expect(statSync(path).mtimeMs).toBe(mtimeMs)
+  })
+
+  it('keep nothing until an emulator has answered', () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'svc-mock-entries-'))
+    expect(probe(tmp, {}, false)).toMatchObject({ form: 'commonjs', status: 0 })
+    expect(coreCaches(tmp)).toEqual([])
+  })
+
+  it('start as usual from a damaged cache, and replace it', () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'svc-mock-entries-'))
+    probe(tmp)
+    const path = join(cacheDirIn(tmp), coreCaches(tmp)[0] ?? '')
+    writeFileSync(path, 'not a code cache')
+    expect(probe(tmp)).toEqual({ form: 'commonjs', status: 200, ...oneCopy })
+    expect(readFileSync(path, 'utf8')).not.toBe('not a code cache')
+    expect(probe(tmp).form).toBe('commonjs, compiled code from an earlier run')
+  })
+
+  it('run the ES modules with NODE_DISABLE_COMPILE_CACHE=1, sharing one core there too, and keep nothing', () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'svc-mock-entries-'))
+    expect(probe(tmp, { NODE_DISABLE_COMPILE_CACHE: '1' })).toEqual({ form: 'es modules', status: 200, ...oneCopy })
+    expect(existsSync(cacheDirIn(tmp))).toBe(false)
+  })
+})
