@@ -158,8 +158,12 @@ export async function buildEmulator(options: EmulatorOptions = {}, build: BuildH
     },
     health: () => ({ status: 'ok', version: VERSION }),
     routes: () => pipeline.routes.map(({ definition: { id, method, path, origin, summary } }) => ({ id, method, path, origin, summary })),
-    // The generator (and zod's JSON Schema conversion) load only when a document is asked for.
-    openapi: async () => (await import('./openapi.js')).openApiDocument({ routes: pipeline.routes.map((r) => r.definition), urls, version: VERSION }),
+    // The generator (and zod's JSON Schema conversion) and the routes' documentation load only when
+    // a document is asked for.
+    openapi: async () => {
+      const [{ openApiDocument }, ...docs] = await Promise.all([import('./openapi.js'), ...[...domains, control].map(async (d) => (await d.docs?.()) ?? {})])
+      return openApiDocument({ routes: pipeline.routes.map((r) => r.definition), docs: Object.assign({}, ...docs), urls, version: VERSION })
+    },
     credentials: () => domains.flatMap((d) => d.credentials()),
     reset: async () => {
       clock.reset()

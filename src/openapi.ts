@@ -12,10 +12,12 @@ import { SCOPE_DESCRIPTIONS } from './auth/index.js'
 import type { EmulatorUrls } from './emulator-api.js'
 import { type SchemaIo, convertSchema } from './kernel/docs.js'
 import type { JsonObject, JsonValue } from './kernel/json.js'
-import type { ResponseDoc, RouteDefinition } from './kernel/route.js'
+import type { ResponseDoc, RouteDefinition, RouteDoc } from './kernel/route.js'
 
 export interface OpenApiInput {
   readonly routes: readonly RouteDefinition[]
+  /** Each route's documentation, by route id (the domains' `docs()`). */
+  readonly docs: Readonly<Record<string, RouteDoc>>
   readonly urls: EmulatorUrls
   readonly version: string
 }
@@ -44,7 +46,7 @@ export function openApiDocument(input: OpenApiInput): JsonObject {
     const methods = route.method === '*' ? ANY_METHOD : [route.method.toLowerCase()]
     for (const method of methods) {
       if (item[method] !== undefined) throw new Error(`Two routes answer ${method.toUpperCase()} ${route.path}: ${route.id} and another`)
-      item[method] = operation(route, method, route.method === '*', components)
+      item[method] = operation(route, input.docs[route.id], method, route.method === '*', components)
     }
     usedTags.add(tagOf(route))
   }
@@ -78,8 +80,7 @@ function tagOf(route: RouteDefinition): string {
   return TAGS[prefix]?.name ?? prefix
 }
 
-function operation(route: RouteDefinition, method: string, anyMethod: boolean, components: Components): JsonObject {
-  const doc = route.doc
+function operation(route: RouteDefinition, doc: RouteDoc | undefined, method: string, anyMethod: boolean, components: Components): JsonObject {
   const parameters: JsonValue[] = []
   for (const [, name] of route.path.matchAll(/:([A-Za-z0-9_]+)/g)) {
     parameters.push({ name: name ?? '', in: 'path', required: true, schema: { type: 'string' }, ...(doc?.params?.[name ?? ''] ? { description: doc.params[name ?? ''] ?? '' } : {}) })

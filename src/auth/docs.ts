@@ -5,6 +5,7 @@
  */
 import * as z from 'zod'
 import { HtmlPage } from '../kernel/docs.js'
+import { RATE_LIMIT_HEADERS, RateLimitBody, TokenResponseBody } from './answers.js'
 import type { RouteDoc } from '../kernel/route.js'
 import { AUTH_METHODS, DEVICE_CODE_GRANT } from './oauth/clients.js'
 import type { DiscoveryDocument } from './oauth/discovery.js'
@@ -35,13 +36,6 @@ export const OAuthErrorBody = z
   })
   .meta({ id: 'OAuthError' })
 
-export const TokenResponseBody = z.object({
-  access_token: z.string().meta({ description: 'A JWT (RS256 unless --token-algorithm says otherwise).' }),
-  scope: z.string().meta({ description: 'Granted scopes, space-separated.' }),
-  token_type: z.literal('Bearer'),
-  expires_in: z.number().int().meta({ description: 'Seconds; default 899.' }),
-  refresh_token: z.string().optional().meta({ description: 'Authorization code and device grants only; rotated on each use.' }),
-}).meta({ id: 'TokenResponse' })
 const tokenShape: Same<z.output<typeof TokenResponseBody>, TokenResponse> = true
 
 const text = (description: string): z.ZodOptional<z.ZodString> => z.string().optional().meta({ description })
@@ -195,15 +189,6 @@ export const JWKS_DOC: RouteDoc = {
 export const UnauthorizedBody = z.object({ error: z.literal('Unauthorized'), message: z.string().optional() })
 /** The gate's 403. */
 export const AccessDeniedBody = z.object({ title: z.literal('Access Denied.'), status: z.literal(403), detail: z.string(), errorCode: z.literal('ADMIN_ACCESS_ERROR') })
-/** The platform's rate limit (scenario `rate-limited`). */
-export const RateLimitBody = z.object({ title: z.literal('Rate limit exceeded'), status: z.literal(429), detail: z.string(), errorCode: z.literal('LIMIT_RATE_EXCEEDED') }).meta({ id: 'RateLimitError' })
-
-export const RATE_LIMIT_HEADERS = {
-  'x-ratelimit-limit': 'Requests allowed in the window.',
-  'x-ratelimit-remaining': 'Requests left in the window.',
-  'x-ratelimit-reset': 'Seconds until the window resets.',
-}
-
 export const TEAM_DOC: RouteDoc = {
   description: "The who-am-I probe: any valid credential gets the team. content-cli needs `domain` to make a key profile (it tries Bearer, then AppKey).",
   security: ['bearer', 'appKey'],
@@ -212,6 +197,20 @@ export const TEAM_DOC: RouteDoc = {
     '401': { description: 'No or a bad credential.', content: { 'application/json': UnauthorizedBody, 'text/plain': z.string() }, headers: { 'WWW-Authenticate': 'Bearer, with the error.' } },
     '429': { description: 'Scenario `rate-limited`.', content: { 'application/json': RateLimitBody }, headers: RATE_LIMIT_HEADERS },
   },
+}
+
+/** Every auth route's documentation, by route id. */
+export const AUTH_DOCS: Readonly<Record<string, RouteDoc>> = {
+  'auth.token': TOKEN_DOC,
+  'auth.authorize': AUTHORIZE_DOC,
+  'auth.consent': CONSENT_DOC,
+  'auth.deviceAuthorization': DEVICE_AUTHORIZATION_DOC,
+  'auth.deviceVerification': DEVICE_VERIFICATION_DOC,
+  'auth.deviceDecision': DEVICE_DECISION_DOC,
+  'auth.discovery': DISCOVERY_DOC,
+  'auth.metadata': DISCOVERY_DOC,
+  'auth.jwks': JWKS_DOC,
+  'auth.team': TEAM_DOC,
 }
 
 // Used only by the type checks above.

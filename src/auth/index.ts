@@ -9,7 +9,6 @@ import type { CredentialInfo, Domain, DomainSchemas, KernelServices, ScenarioTar
 import { type AuthApi, type AuthState, apiKeysApi, credentials, usersApi } from './api.js'
 import type { z } from 'zod'
 import { type ApiKeyFixture, Directory, type UserInput, apiKeysSection, usersSection } from './directory.js'
-import { TEAM_DOC } from './docs.js'
 import { AccessGate } from './gate.js'
 import { oauthApi } from './oauth/api.js'
 import { clientState } from './client-state.js'
@@ -39,7 +38,7 @@ export { ApiAccessError, RateLimitError, type ApiAccessProblem } from './wire.js
 export { OAuthError, AuthorizePageError, AuthorizeRedirectError } from './oauth/wire.js'
 export { storageResource } from './permissions.js'
 export { SCOPES as SCOPE_DESCRIPTIONS } from './oauth/scopes.js'
-export { RATE_LIMIT_HEADERS, RateLimitBody, TokenResponseBody } from './docs.js'
+export { RATE_LIMIT_HEADERS, RateLimitBody, TokenResponseBody } from './answers.js'
 /** The schemas of the API-access operations' inputs and views (for the control plane's documentation). */
 export { CreateApiKeyBody as ApiKeyInputSchema } from './directory.js'
 export { ClientInfoSchema, CreateClientBody as OAuthClientInputSchema } from './oauth/clients.js'
@@ -118,7 +117,6 @@ export function defineAuthDomain(deps: AuthDeps): AuthDomain {
       ...server.routes(),
       {
         id: 'auth.team',
-        doc: TEAM_DOC,
         method: 'GET',
         path: TEAM_PATH,
         origin: 'base',
@@ -128,6 +126,7 @@ export function defineAuthDomain(deps: AuthDeps): AuthDomain {
     ],
     api: { apiKeys: apiKeysApi(directory, () => kernel.ids.token(24)), oauth, users },
     schemas: authSchemas,
+    docs: async () => (await import('./docs.js')).AUTH_DOCS,
     baseSettings: {
       staticKeys: options.staticKeys ?? 'allowed',
       ...(options.tokenLifetime === undefined ? {} : { tokenLifetime: options.tokenLifetime }),

@@ -4,15 +4,23 @@
  * regenerate the secret), users with their consents (list, revoke) and minting a token without
  * the token endpoint. Secrets appear only in the answers that issue them.
  */
+import * as z from 'zod'
 import type { Emulator } from '../emulator-api.js'
 import { NotFoundError } from '../kernel/errors.js'
 import { json } from '../kernel/reply.js'
 import type { RequestContext, RouteDefinition } from '../kernel/route.js'
 import { parseBody } from '../kernel/validation.js'
 import { readInput, readJson } from './body.js'
-import { ApproveBody, IssueTokenBody } from './docs.js'
 import { noContent, controlRoute as route } from './route.js'
 
+/** The body of `POST …/oauth-tokens`: what the token is for (the answer is what the token endpoint would issue). */
+export const IssueTokenBody = z.strictObject({
+  clientId: z.string().min(1),
+  scope: z.union([z.string(), z.array(z.string())]).optional(),
+  userId: z.string().min(1).optional(),
+})
+/** The body of `POST …/device-codes/:userCode/approve`. */
+export const ApproveBody = z.strictObject({ userId: z.string().min(1).optional() })
 
 export function authRoutes(emu: Emulator): RouteDefinition[] {
   const clientId = (ctx: RequestContext): string => ctx.params.clientId ?? ''

@@ -16,6 +16,7 @@ import { HtmlPage } from '../kernel/docs.js'
 import { JsonValue } from '../kernel/json.js'
 import type { ResponseDoc, RouteDoc } from '../kernel/route.js'
 import { ParamValue } from '../kernel/scenarios/schema.js'
+import { ApproveBody, IssueTokenBody } from './auth.js'
 import { AdvanceBody, scenarioOnBody } from './core.js'
 import { ElementInputSchema, StorageSchema, VersionInputSchema } from '../versions/index.js'
 import { DataStructureSchema, FlowConfigSchema, FlowPatchSchema, WebhookInputSchema, WebhookOptionsSchema } from '../webhooks/index.js'
@@ -127,12 +128,6 @@ const Execution = z.object({
 const AnyObject = z.record(z.string(), JsonValue)
 
 /** The control plane's own bodies (the rest are the domains'). */
-export const IssueTokenBody = z.strictObject({
-  clientId: z.string().min(1),
-  scope: z.union([z.string(), z.array(z.string())]).optional(),
-  userId: z.string().min(1).optional(),
-})
-export const ApproveBody = z.strictObject({ userId: z.string().min(1).optional() })
 
 const body = (schema: z.ZodType): Pick<RouteDoc, 'body' | 'bodyRequired'> => ({ body: { 'application/json': schema }, bodyRequired: true })
 

@@ -6,11 +6,10 @@
  */
 import type { Emulator } from '../emulator-api.js'
 import type { Domain } from '../kernel/domain.js'
-import type { RequestContext, RouteDoc } from '../kernel/route.js'
+import type { RequestContext } from '../kernel/route.js'
 import { authRoutes } from './auth.js'
 import { coreRoutes } from './core.js'
 import { dashboardRoutes } from './dashboard.js'
-import { controlDocs } from './docs.js'
 import { eventRoutes } from './events.js'
 import { allowedHosts, guard } from './guard.js'
 import { versionsRoutes } from './versions.js'
@@ -30,22 +29,15 @@ export function defineControlDomain(deps: ControlDeps): Domain {
   const emu = deps.emulator
   const hosts = allowedHosts(emu.urls)
   const routes = [...coreRoutes(emu, deps.targetNames), ...versionsRoutes(emu), ...authRoutes(emu), ...webhooksRoutes(emu), ...eventRoutes(emu), ...dashboardRoutes()]
-  // Built only when a document is asked for: most emulators never need them.
-  let docs: Readonly<Record<string, RouteDoc>> | undefined
   return {
-    routes: routes.map((route) =>
-      Object.defineProperty(
-        {
-          ...route,
-          resolve: (ctx: RequestContext) => {
-            guard(ctx, hosts)
-            return route.resolve(ctx)
-          },
-        },
-        'doc',
-        { get: (): RouteDoc | undefined => route.doc ?? (docs ??= controlDocs(deps.targetNames))[route.id], enumerable: true },
-      ),
-    ),
+    routes: routes.map((route) => ({
+      ...route,
+      resolve: (ctx: RequestContext) => {
+        guard(ctx, hosts)
+        return route.resolve(ctx)
+      },
+    })),
+    docs: async () => (await import('./docs.js')).controlDocs(deps.targetNames),
     api: {},
     schemas: { fixtures: [] },
     baseSettings: {},

@@ -12,7 +12,7 @@ import type { FixtureSection, Sourced } from './fixtures.js'
 import type { SeededIds } from './ids.js'
 import type { Logger } from './logger.js'
 import type { Redactor } from './redact.js'
-import type { RouteDefinition } from './route.js'
+import type { RouteDefinition, RouteDoc } from './route.js'
 import type { RequestTargets } from './scenarios/engine.js'
 import type { RequestBody } from './request.js'
 import type { SettingsTree } from './settings.js'
@@ -89,6 +89,12 @@ export interface Domain<Api extends object = object, State extends object = obje
    * snapshot, by key; at run time the domain reads them back with `kernel.precompiled(key)`.
    */
   precompile?(fixtures: FixtureRecords): Promise<Readonly<Record<string, unknown>>>
+  /**
+   * The OpenAPI documentation of its routes, by route id (`GET /__svc-mock/openapi.json`). Loaded
+   * with import() when a document is asked for: its zod schemas are about a third of those svc-mock
+   * builds, and most emulators never need them.
+   */
+  docs?(): Promise<Readonly<Record<string, RouteDoc>>>
 }
 
 /** What the kernel gives every domain. */

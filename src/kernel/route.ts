@@ -105,8 +105,6 @@ export interface RouteDefinition {
   scenarioError?(code: string, ctx: RequestContext, message: string | undefined): Reply | undefined
   /** The answer to a body over `bodyLimit`. */
   tooLarge?(ctx: RequestContext): Reply
-  /** For the OpenAPI document (`GET /__svc-mock/openapi.json`). */
-  readonly doc?: RouteDoc
 }
 
 /** `versions.list` matches itself; `versions.*` or `versions` match every versions route; `*` all. */

@@ -11,7 +11,6 @@ import { SeededIds } from '../kernel/ids.js'
 import { ElementAdmin } from './admin.js'
 import { type VersionsApi, versionsApi } from './api.js'
 import { VERSIONS_PATH } from './constants.js'
-import { VERSIONS_DOC } from './docs.js'
 import { defaultRecordsKey, elementsSection, fixtureRecords, generate, generateSection, generationKey, loadElements, storagesSection, storedRecords } from './fixtures.js'
 import { listVersions } from './list.js'
 import type { ElementFixtureInput, GenerateInput, StorageInput } from './model.js'
@@ -69,7 +68,6 @@ export function defineVersionsDomain(deps: VersionsDeps): Domain<VersionsApi> {
     routes: [
       {
         id: 'versions.list',
-        doc: VERSIONS_DOC,
         method: 'GET',
         path: VERSIONS_PATH,
         origin: 'base',
@@ -82,6 +80,7 @@ export function defineVersionsDomain(deps: VersionsDeps): Domain<VersionsApi> {
     ],
     api: versionsApi(admin),
     schemas: versionsSchemas,
+    docs: async () => ({ 'versions.list': (await import('./docs.js')).VERSIONS_DOC }),
     baseSettings: { listKey: options.versionListKey ?? 'elements', requiredScope: options.versionsScope ?? null },
     targets: [],
     secretFields: [],

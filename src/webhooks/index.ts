@@ -9,7 +9,6 @@ import type { AccessGate } from '../auth/index.js'
 import type { Domain, DomainSchemas, KernelServices, ScenarioTarget } from '../kernel/domain.js'
 import { readSection } from '../kernel/settings.js'
 import { HOOK_PATH, PAYLOAD_LIMIT } from './constants.js'
-import { OPTIONS_DOC, RECEIVE_DOC } from './docs.js'
 import type { Execution, ExecutionPredicate } from './executions.js'
 import { receive } from './intake.js'
 import { type FlowPatchInput, type WebhookInput, WebhooksSettings } from './model.js'
@@ -117,7 +116,6 @@ export function defineWebhooksDomain(deps: WebhooksDeps): Domain<WebhooksApi, We
     routes: [
       {
         id: 'webhooks.options',
-        doc: OPTIONS_DOC,
         method: 'OPTIONS',
         path: HOOK_PATH,
         origin: 'webhook',
@@ -126,7 +124,6 @@ export function defineWebhooksDomain(deps: WebhooksDeps): Domain<WebhooksApi, We
       },
       {
         id: RECEIVE,
-        doc: RECEIVE_DOC,
         method: '*',
         path: HOOK_PATH,
         origin: 'webhook',
@@ -148,6 +145,10 @@ export function defineWebhooksDomain(deps: WebhooksDeps): Domain<WebhooksApi, We
       },
     },
     schemas: webhooksSchemas,
+    docs: async () => {
+      const { OPTIONS_DOC, RECEIVE_DOC } = await import('./docs.js')
+      return { 'webhooks.options': OPTIONS_DOC, [RECEIVE]: RECEIVE_DOC }
+    },
     baseSettings: {},
     targets: [webhook],
     secretFields: [],

@@ -4,16 +4,6 @@
  * `auth.jwks`) and the access-token verifier it plugs into the API access gate. Ids, secrets,
  * codes and refresh tokens come from its own seeded generator, so runs are repeatable.
  */
-import {
-  AUTHORIZE_DOC,
-  CONSENT_DOC,
-  DEVICE_AUTHORIZATION_DOC,
-  DEVICE_DECISION_DOC,
-  DEVICE_VERIFICATION_DOC,
-  DISCOVERY_DOC,
-  JWKS_DOC,
-  TOKEN_DOC,
-} from '../docs.js'
 import type { Clock } from '../../kernel/clock.js'
 import type { Sourced } from '../../kernel/fixtures.js'
 import { SeededIds } from '../../kernel/ids.js'
@@ -141,7 +131,6 @@ export class OAuthServer {
     return [
       {
         id: 'auth.token',
-        doc: TOKEN_DOC,
         method: 'POST',
         path: '/oauth2/token',
         origin: 'auth',
@@ -155,7 +144,6 @@ export class OAuthServer {
       },
       {
         id: 'auth.authorize',
-        doc: AUTHORIZE_DOC,
         method: 'GET',
         path: '/oauth2/authorize',
         origin: 'auth',
@@ -167,7 +155,6 @@ export class OAuthServer {
       },
       {
         id: 'auth.consent',
-        doc: CONSENT_DOC,
         method: 'POST',
         path: '/oauth2/authorize',
         origin: 'auth',
@@ -180,7 +167,6 @@ export class OAuthServer {
       },
       {
         id: 'auth.deviceAuthorization',
-        doc: DEVICE_AUTHORIZATION_DOC,
         method: 'POST',
         path: DEVICE_AUTHORIZATION_PATH,
         origin: 'auth',
@@ -192,7 +178,6 @@ export class OAuthServer {
       },
       {
         id: 'auth.deviceVerification',
-        doc: DEVICE_VERIFICATION_DOC,
         method: 'GET',
         path: DEVICE_VERIFICATION_PATH,
         origin: 'auth',
@@ -201,7 +186,6 @@ export class OAuthServer {
       },
       {
         id: 'auth.deviceDecision',
-        doc: DEVICE_DECISION_DOC,
         method: 'POST',
         path: DEVICE_VERIFICATION_PATH,
         origin: 'auth',
@@ -211,7 +195,6 @@ export class OAuthServer {
       },
       {
         id: 'auth.discovery',
-        doc: DISCOVERY_DOC,
         method: 'GET',
         path: '/.well-known/openid-configuration',
         origin: 'auth',
@@ -220,7 +203,6 @@ export class OAuthServer {
       },
       {
         id: 'auth.metadata',
-        doc: DISCOVERY_DOC,
         method: 'GET',
         path: '/.well-known/oauth-authorization-server',
         origin: 'auth',
@@ -229,7 +211,6 @@ export class OAuthServer {
       },
       {
         id: 'auth.jwks',
-        doc: JWKS_DOC,
         method: 'GET',
         path: '/.well-known/jwks.json',
         origin: 'auth',
