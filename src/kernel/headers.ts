@@ -76,6 +76,11 @@ export class HeaderFields implements Headers {
     return out
   }
 
+  /** The fields in the order they were added (names lower-case, a repeated name apart): what `fromRaw()` takes back. */
+  fields(): readonly string[] {
+    return this.#fields
+  }
+
   /**
    * The fields as node:http's `writeHead()` takes them (name, value, name, value, …), in the order
    * they were added; undefined when a name other than Set-Cookie repeats (Fetch would join those).

@@ -2,6 +2,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import * as z from 'zod'
 import { Clock } from '../../src/kernel/clock.js'
+import { HeaderFields } from '../../src/kernel/headers.js'
 import { SeededIds } from '../../src/kernel/ids.js'
 import { Journal, type JournalRecord } from '../../src/kernel/journal.js'
 import { Redactor } from '../../src/kernel/redact.js'
@@ -75,6 +76,27 @@ describe('Journal', () => {
     expect(logged?.response.headers.location).toBe('https://app/cb?code=%5Bredacted%5D&state=s')
     expect(JSON.parse(logged?.response.body ?? '{}')).toEqual({ access_token: '[redacted]', token_type: 'Bearer' })
     expect(journal.get(1)).toBe(logged)
+  })
+
+  it('gives back every header and body byte as recorded, from either kind of header set, and never mixes up sets it shares', () => {
+    const journal = new Journal(new Clock({ mode: 'manual' }), redactor(), 1000)
+    const socketHeaders = HeaderFields.fromRaw(['Host', '127.0.0.1:4010', 'X-Tag', 'a', 'x-tag', 'b', 'Content-Type', 'application/json', 'Empty', ''])
+    const answer = new HeaderFields()
+    answer.append('vary', 'origin')
+    answer.append('Vary', 'accept')
+    answer.set('content-type', 'text/plain; charset=utf-8')
+    const body = Buffer.from(JSON.stringify({ name: 'Zoë', note: '✓' }))
+    journal.record(entry('webhooks.receive', 200, { method: 'POST', requestHeaders: socketHeaders, requestBytes: body, responseHeaders: answer, responseBody: 'Accepted' }))
+    const [first] = journal.list()
+    expect(first?.request.headers).toEqual({ host: '127.0.0.1:4010', 'x-tag': 'a, b', 'content-type': 'application/json', empty: '' })
+    expect(first?.request.bodyText).toBe('{"name":"Zoë","note":"✓"}')
+    expect(first?.response).toEqual({ headers: { vary: 'origin, accept', 'content-type': 'text/plain; charset=utf-8' }, body: 'Accepted' })
+    // Past the table of shared sets (256), each entry keeps its own headers.
+    for (let i = 0; i < 600; i++) journal.record(entry(`r.${i}`, 200, { requestHeaders: new Headers({ 'x-n': String(i % 300), accept: 'text/plain' }) }))
+    const all = journal.list()
+    expect(all).toHaveLength(601)
+    all.slice(1).forEach((e, i) => expect(e.request.headers).toEqual({ accept: 'text/plain', 'x-n': String(i % 300) }))
+    expect(journal.get(1)).toBe(first)
   })
 
   it('wait resolves with the next match, or undefined after the timeout on the emulator clock', async () => {
