@@ -13,8 +13,9 @@
  *   the functions a start needed as well as the top level; and only when there was none or V8
  *   refused it (another Node.js, other V8 flags). Written to a temporary name, then renamed: a
  *   concurrent start never reads half a file.
- * - The file's content digest names the entry: V8 itself checks only the source's length, and
- *   `npm pack` gives every file the same modification time.
+ * - The file's path and content digest name the entry: V8 itself checks only the source's length
+ *   (`npm pack` gives every file the same modification time), and it keeps the path the code was
+ *   compiled from, which error stacks show.
  * - Only this user's folder and files are read or written (compiled code someone else planted in a
  *   shared temporary folder would run as this user); the newest four caches of each name are kept.
  * - `NODE_DISABLE_COMPILE_CACHE=1` (Node's own switch) turns it off. Any failure to read or write
@@ -54,7 +55,10 @@ export function loadWithCodeCache<T>(file: string, name: string): CachedLoad<T> 
   const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8')
   const off = codeCacheDisabled()
   const dir = join(tmpdir(), `svc-mock-compile-cache-${typeof process.getuid === 'function' ? process.getuid() : 'user'}`)
-  const cacheFile = off ? '' : join(dir, `${name}-${createHash('sha1').update(bytes).digest('hex').slice(0, 16)}-${process.version}-${process.arch}.bin`)
+  // The file's path is part of the name too: V8 keeps the path the code was first compiled from
+  // in its cache, and error stacks would name another install's copy of the same file.
+  const digest = createHash('sha1').update(file).update('\0').update(bytes).digest('hex').slice(0, 16)
+  const cacheFile = off ? '' : join(dir, `${name}-${digest}-${process.version}-${process.arch}.bin`)
   let cachedData: Buffer | undefined
   if (!off) {
     try {

@@ -6,7 +6,7 @@
  * Each case is a fresh Node.js process on the built dist/, with its own temporary folder.
  */
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -86,6 +86,34 @@ describe('the package entry points', () => {
     expect(probe(tmp)).toEqual({ form: 'commonjs', status: 200, ...oneCopy })
     expect(readFileSync(path, 'utf8')).not.toBe('not a code cache')
     expect(probe(tmp).form).toBe('commonjs, compiled code from an earlier run')
+  })
+
+  it("keep each install's compiled code apart: an error's stack names the copy that threw it", () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'svc-mock-entries-'))
+    const copies = ['a', 'b'].map((name) => {
+      const dir = mkdtempSync(join(tmpdir(), `svc-mock-copy-${name}-`))
+      for (const part of ['package.json', 'dist', 'fixtures', 'scenarios']) cpSync(join(root, part), join(dir, part), { recursive: true })
+      symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir')
+      return dir
+    })
+    const stackFrom = (dir: string): { form: string; frame: string } => {
+      const script = `
+        import { createEmulator } from ${JSON.stringify(join(dir, 'dist', 'index.js'))}
+        import { coreForm } from ${JSON.stringify(join(dir, 'dist', 'core-loader.js'))}
+        const emu = await createEmulator({ clock: 'manual' })
+        await emu.handle(new Request(emu.urls.base + '/__svc-mock/health'))
+        let frame = ''
+        try { await createEmulator({ journalSize: -1 }) } catch (error) { frame = error.stack.split('\\n').find((line) => line.includes('core.cjs')) ?? '' }
+        process.stdout.write(JSON.stringify({ form: coreForm, frame }))
+      `
+      return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, TMPDIR: tmp, NODE_DISABLE_COMPILE_CACHE: '' } })) as { form: string; frame: string }
+    }
+    const [a, b] = copies as [string, string]
+    expect(stackFrom(a).frame).toContain(join(a, 'dist', 'core.cjs'))
+    // The same bytes elsewhere get a cache of their own, and their own path in stacks.
+    expect(stackFrom(b)).toMatchObject({ form: 'commonjs', frame: expect.stringContaining(join(b, 'dist', 'core.cjs')) })
+    expect(stackFrom(b)).toMatchObject({ form: 'commonjs, compiled code from an earlier run', frame: expect.stringContaining(join(b, 'dist', 'core.cjs')) })
+    expect(stackFrom(a)).toMatchObject({ form: 'commonjs, compiled code from an earlier run', frame: expect.stringContaining(join(a, 'dist', 'core.cjs')) })
   })
 
   it('run the ES modules with NODE_DISABLE_COMPILE_CACHE=1, sharing one core there too, and keep nothing', () => {
