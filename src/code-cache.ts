@@ -7,7 +7,7 @@
  * process-wide), so the package ships its code a second time as CommonJS files (dist/core.cjs for
  * the library, dist/cli.cjs for the command), compiles them through node:vm and keeps V8's cached
  * data in the system's temporary folder, where Node.js keeps its own:
- * `<tmp>/svc-mock-compile-cache-<uid>/<name>-<content digest>-<node version>-<arch>.bin`.
+ * `<tmp>/svc-mock-compile-cache-<uid>/<name>-<digest of path and content>-<node version>-<arch>.bin`.
  *
  * - The cache is written once the code has done its first piece of work (`keep()`), so it holds
  *   the functions a start needed as well as the top level; and only when there was none or V8

@@ -127,8 +127,7 @@ const Execution = z.object({
 
 const AnyObject = z.record(z.string(), JsonValue)
 
-/** The control plane's own bodies (the rest are the domains'). */
-
+/** A route's JSON body (the control plane's own schemas live beside its routes, the rest are the domains'). */
 const body = (schema: z.ZodType): Pick<RouteDoc, 'body' | 'bodyRequired'> => ({ body: { 'application/json': schema }, bodyRequired: true })
 
 /** Each control route's documentation, by route id. */
