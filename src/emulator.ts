@@ -59,9 +59,8 @@ export function settingsSchema(): z.ZodType {
 /** Builds an emulator without msw (the server uses this; `createEmulator()` adds msw handlers). */
 export async function buildEmulator(options: EmulatorOptions = {}, build: BuildHooks = {}): Promise<EmulatorCore> {
   const { urls, seed, clock, logger, journalSize } = resolveOptions(options)
-  const schema = settingsSchema()
   const catalogue = new ScenarioCatalogue((tree) => {
-    const parsed = schema.safeParse(tree)
+    const parsed = settingsSchema().safeParse(tree)
     return parsed.success ? undefined : allProblems(parsed.error)[0]
   })
   let baseSettings: SettingsTree = {}
@@ -87,7 +86,7 @@ export async function buildEmulator(options: EmulatorOptions = {}, build: BuildH
   // again (zod compiling this schema on its first parse costs a fresh process 1-2 ms).
   const treeText = JSON.stringify(baseSettings)
   if (precompiled(DEFAULT_SETTINGS_KEY) !== treeText) {
-    const problem = schema.safeParse(baseSettings)
+    const problem = settingsSchema().safeParse(baseSettings)
     if (!problem.success) {
       const [first] = allProblems(problem.error)
       throw new ConfigError(`settings${first?.path ? `.${first.path}` : ''}`, first?.rule ?? 'is not valid')

@@ -38,7 +38,9 @@ export function readSection<T>(tree: SettingsTree, section: string, schema: z.Zo
     parsed.set(tree, cache)
   }
   if (cache.has(section)) return cache.get(section) as T
-  const value = schema.parse(tree[section] ?? {})
+  // Parsed once per tree: zod's compiled fast path (built with `new Function` on an object
+  // schema's first parse) would cost more than it saves.
+  const value = schema.parse(tree[section] ?? {}, { jitless: true })
   cache.set(section, value)
   return value
 }

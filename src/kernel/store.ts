@@ -39,9 +39,16 @@ export class IndexedCollection<S extends z.ZodType<object>> {
     // The collection validates every write with the schema, except the baseline's records: they
     // were made by the schema (fixtures parsed at start, or by the build), and validating them
     // again was most of what a start cost.
-    const validate = schema['~standard'].validate
-    const standard = { ...schema['~standard'], validate: (value: unknown) => (this.#trusted ? { value } : validate(value)) }
-    this.#schema = new Proxy(schema, { get: (target, property, receiver) => (property === '~standard' ? standard : Reflect.get(target, property, receiver)) })
+    // The collection reads only `~standard` of its schema. The schema itself is read only when an
+    // untrusted write needs it (the domains build their schemas on first use, and a store that
+    // only ever holds its baseline never does).
+    const standard = {
+      version: 1,
+      vendor: 'zod',
+      validate: (value: unknown) => (this.#trusted ? { value: value as z.output<S> } : schema['~standard'].validate(value)),
+    }
+    // Typed as the schema for the collection's record types; it is only ever asked for `~standard`.
+    this.#schema = { '~standard': standard } as unknown as S
     this.#shards = Array.from({ length: Math.max(1, options.shards ?? 1) }, () => undefined)
     this.#key = key
   }
