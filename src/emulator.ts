@@ -26,7 +26,7 @@ import { ScenarioCatalogue } from './kernel/scenarios/catalogue.js'
 import { type Activation, ScenarioEngine } from './kernel/scenarios/engine.js'
 import { parseActivations } from './kernel/scenarios/syntax.js'
 import { Pipeline } from './kernel/serve.js'
-import { type SettingsTree, mergeSettings } from './kernel/settings.js'
+import { type SettingsTree, mergeSettings, parseSections, primeSections } from './kernel/settings.js'
 import { allProblems } from './kernel/validation.js'
 import { VERSION } from './version.js'
 import { defineVersionsDomain, versionsSchemas } from './versions/index.js'
@@ -85,7 +85,11 @@ export async function buildEmulator(options: EmulatorOptions = {}, build: BuildH
   // The build validated the settings an emulator has without options: the same tree is not parsed
   // again (zod compiling this schema on its first parse costs a fresh process 1-2 ms).
   const treeText = JSON.stringify(baseSettings)
-  if (precompiled(DEFAULT_SETTINGS_KEY) !== treeText) {
+  if (precompiled(DEFAULT_SETTINGS_KEY) === treeText) {
+    // ... and its sections, parsed at build: no settings schema is built or run for them.
+    const sections = precompiled(DEFAULT_SECTIONS_KEY)
+    if (typeof sections === 'string') primeSections(baseSettings, JSON.parse(sections) as Record<string, unknown>)
+  } else {
     const problem = settingsSchema().safeParse(baseSettings)
     if (!problem.success) {
       const [first] = allProblems(problem.error)
@@ -211,3 +215,10 @@ export interface BuildHooks {
 
 /** The snapshot's entry for the base settings of an emulator made without options, validated at build. */
 export const DEFAULT_SETTINGS_KEY = 'settings:default-base'
+/** The snapshot's entry for those settings' sections as the domains' schemas parse them (JSON). */
+export const DEFAULT_SECTIONS_KEY = 'settings:default-sections'
+
+/** The sections of a settings tree (as JSON), parsed by the domains' schemas: what the snapshot keeps for the default tree. */
+export function parsedSectionsText(treeText: string): string {
+  return JSON.stringify(parseSections(JSON.parse(treeText) as SettingsTree, SCHEMAS.flatMap((s) => (s.settings ? [s.settings] : []))))
+}

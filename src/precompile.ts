@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs'
 import { relative } from 'node:path'
 import { BUILT_IN_KEY, BUILT_IN_SCENARIOS_DIR, DEFAULTS_KEY, DEFAULT_FIXTURES_DIR } from './defaults.js'
-import { DEFAULT_SETTINGS_KEY, FIXTURE_SECTIONS, buildEmulator, settingsSchema } from './emulator.js'
+import { DEFAULT_SECTIONS_KEY, DEFAULT_SETTINGS_KEY, FIXTURE_SECTIONS, buildEmulator, parsedSectionsText, settingsSchema } from './emulator.js'
 import { fixtureDocuments, parseDocument } from './kernel/fixtures.js'
 import { packagePath, packageRoot } from './kernel/package-root.js'
 import { PRECOMPILED_FILE, type PrecompiledFile, entry } from './kernel/precompiled.js'
@@ -42,6 +42,7 @@ export async function precompileDefaults(): Promise<PrecompiledFile> {
     [BUILT_IN_KEY]: entry(definitions, scenarioFiles(BUILT_IN_SCENARIOS_DIR)),
     // Made by the code alone (the domains' defaults), which is this bundle's: no file to watch.
     [DEFAULT_SETTINGS_KEY]: entry(settings, []),
+    [DEFAULT_SECTIONS_KEY]: entry(parsedSectionsText(settings), []),
     // What the domains computed depends on the default fixtures: it is stale as soon as they change.
     ...Object.fromEntries(Object.entries(computed).map(([key, value]) => [key, entry(value, files.map((d) => d.file))])),
   }

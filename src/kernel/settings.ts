@@ -30,6 +30,20 @@ function mergeInto(target: Record<string, unknown>, overlay: { readonly [k: stri
 
 const parsed = new WeakMap<object, Map<string, unknown>>()
 
+/**
+ * Gives a tree its sections as already parsed (the build's snapshot of the default tree's
+ * sections, src/precompile.ts): `readSection()` then answers from them without building or
+ * running a schema.
+ */
+export function primeSections(tree: SettingsTree, sections: Readonly<Record<string, unknown>>): void {
+  parsed.set(tree, new Map(Object.entries(sections)))
+}
+
+/** Every section of a tree, parsed (what `primeSections()` takes back). */
+export function parseSections(tree: SettingsTree, sections: readonly { readonly name: string; readonly schema: z.ZodType }[]): Record<string, unknown> {
+  return Object.fromEntries(sections.map((section) => [section.name, readSection(tree, section.name, section.schema)]))
+}
+
 /** Reads one section of a settings tree through its schema (defaults applied), cached per tree. */
 export function readSection<T>(tree: SettingsTree, section: string, schema: z.ZodType<T>): T {
   let cache = parsed.get(tree)

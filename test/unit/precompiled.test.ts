@@ -11,7 +11,10 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, 
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { AuthSettings } from '../../src/auth/settings.js'
 import { createEmulator } from '../../src/index.js'
+import { VersionsSettings } from '../../src/versions/settings.js'
+import { WebhooksSettings } from '../../src/webhooks/model.js'
 import { walkDefaults } from '../support/defaults-walk.mjs'
 
 const root = resolve(import.meta.dirname, '../..')
@@ -95,7 +98,14 @@ describe('the build snapshot of the defaults', () => {
     // The default list key, given explicitly, is the tree the build validated.
     expect(out[2]).toBe('created')
     const snapshot = JSON.parse(readFileSync(join(root, 'dist', 'precompiled.json'), 'utf8')) as Record<string, { value: unknown }>
-    expect(JSON.parse(String(snapshot['settings:default-base']?.value))).toMatchObject({ auth: { staticKeys: 'allowed' }, versions: { listKey: 'elements' } })
+    const tree = JSON.parse(String(snapshot['settings:default-base']?.value)) as Record<string, unknown>
+    expect(tree).toMatchObject({ auth: { staticKeys: 'allowed' }, versions: { listKey: 'elements' } })
+    // The tree's sections as the domains' schemas parse them, which a start reads instead of parsing.
+    expect(JSON.parse(String(snapshot['settings:default-sections']?.value))).toEqual({
+      auth: AuthSettings.parse(tree.auth),
+      versions: VersionsSettings.parse(tree.versions),
+      webhooks: WebhooksSettings.parse(tree.webhooks),
+    })
   })
 
   it.each(FORMS)('is not used for another seed, nor once a default fixture changed (core as %s)', async (form) => {
