@@ -51,3 +51,9 @@ function internalsOf(standIn: $ZodType, schema: $ZodType): $ZodTypeInternals {
   }
   return Object.create(schema._zod, { processJSONSchema: { value: processJSONSchema } }) as $ZodTypeInternals
 }
+
+/** A value made by its first caller and shared by every later one (module-level values that only some paths need). */
+export function memo<T>(make: () => T): () => T {
+  let made: { value: T } | undefined
+  return (): T => (made ??= { value: make() }).value
+}
