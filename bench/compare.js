@@ -84,7 +84,9 @@ const S = {
   jvmWarmupFactor: 3,
   connections: num('connections', 20, 20),
   coldRuns: num('cold-runs', 7, 2),
-  vitestRounds: num('vitest-rounds', 3, 1),
+  // Row 1 subtracts vitest's own cost from runs of ~4 s: one noisy run moves a round's ratio by
+  // 0.2-0.5, so it takes more rounds than the others to give a median worth reading.
+  vitestRounds: num('vitest-rounds', 8, 1),
   freshRounds: num('fresh-rounds', 10, 3),
   inprocSeconds: num('inproc-seconds', 2, 0.5),
   memorySeconds: num('memory-seconds', 30, 8),

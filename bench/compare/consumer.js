@@ -96,7 +96,10 @@ export async function measureVitest({ rounds, log }) {
   const runs = []
   for (let round = 0; round < rounds; round++) {
     const r = {}
-    for (const kind of ['emu', 'hand', 'base']) r[kind] = (await checked(kind)).ms
+    // Each round in another order, so no system always runs right after the same one.
+    const order = ['emu', 'hand', 'base']
+    for (let i = 0; i < round % order.length; i++) order.push(order.shift())
+    for (const kind of order) r[kind] = (await checked(kind)).ms
     r.emuPerFile = (r.emu - r.base) / FILES
     r.handPerFile = (r.hand - r.base) / FILES
     r.perFileRatio = r.emuPerFile / r.handPerFile
