@@ -103,20 +103,24 @@ export interface JournalRecord {
   readonly nearMiss?: NearMiss
 }
 
-/** A record as the ring keeps it: the header sets packed into one string each, the body's bytes a one-byte string. */
-interface KeptRecord extends Omit<JournalRecord, 'requestHeaders' | 'responseHeaders' | 'requestBytes'> {
-  readonly requestHeaders: string
-  readonly responseHeaders: string | undefined
-  readonly requestBytes: string | undefined
+/**
+ * A record as the ring keeps it: the header sets packed into one string each, the body's bytes a
+ * one-byte string. Once the ring is full, the slot of the entry it drops is filled with the next
+ * record (nothing outside this file holds a slot: readers get the entry built from it).
+ */
+type KeptRecord = { -readonly [K in keyof Omit<JournalRecord, 'requestHeaders' | 'responseHeaders' | 'requestBytes'>]: JournalRecord[K] } & {
+  requestHeaders: string
+  responseHeaders: string | undefined
+  requestBytes: string | undefined
 }
 
 interface Stored {
-  readonly seq: number
+  seq: number
   readonly raw: KeptRecord
   entry: JournalEntry | undefined
 }
 
-/** How many distinct packed header sets are shared before the table starts over. */
+/** How many distinct packed header sets (and URLs) are shared before the table starts over. */
 const SHARED_HEADER_SETS = 256
 
 interface Waiter {
@@ -138,8 +142,9 @@ export class Journal {
   #listeners = new Set<JournalListener>()
   readonly #clock: Clock
   readonly #redact: Redactor
-  /** Packed header sets seen recently, each kept once. */
+  /** Packed header sets and URLs seen recently, each kept once. */
   readonly #headerSets = new Map<string, string>()
+  readonly #urls = new Map<string, string>()
 
   constructor(clock: Clock, redact: Redactor, capacity: number) {
     this.#clock = clock
@@ -150,29 +155,22 @@ export class Journal {
 
   /** Stores one exchange; returns its sequence number. */
   record(record: JournalRecord): number {
-    const bytes = record.requestBytes
-    // Field by field (one shape for every entry; a spread copy would be a dictionary, several times the size).
-    const raw: KeptRecord = {
-      receivedAt: record.receivedAt,
-      route: record.route,
-      method: record.method,
-      url: record.url,
-      status: record.status,
-      identity: record.identity,
-      scenarios: record.scenarios,
-      durationMs: record.durationMs,
-      transport: record.transport,
-      requestHeaders: this.#pack(record.requestHeaders),
-      requestBody: record.requestBody,
-      responseHeaders: record.responseHeaders === undefined ? undefined : this.#pack(record.responseHeaders),
-      responseBody: record.responseBody,
-      secretResponse: record.secretResponse,
-      // A large body is not kept (the entry would not show it), so the ring holds no uploads.
-      requestBytes: bytes === undefined || bytes.byteLength > JOURNAL_BODY_LIMIT ? undefined : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1'),
-      nearMiss: record.nearMiss,
+    const ring = this.#ring
+    // A full ring reuses the slot of the entry it drops: under load the journal's 1,000 entries
+    // are what every young-generation collection copies, and a slot that stays in place is not.
+    const recycled = ring.length > 0 && ring.length === ring.capacity ? ring.at(0) : undefined
+    let stored: Stored
+    if (recycled) {
+      this.#keep(recycled.raw, record)
+      recycled.seq = ++this.#seq
+      recycled.entry = undefined
+      stored = recycled
+    } else {
+      const raw = emptySlot()
+      this.#keep(raw, record)
+      stored = { seq: ++this.#seq, raw, entry: undefined }
     }
-    const stored: Stored = { seq: ++this.#seq, raw, entry: undefined }
-    this.#ring.push(stored)
+    ring.push(stored)
     for (const waiter of this.#waiters) {
       if (matches(stored, waiter.filter)) {
         this.#waiters.delete(waiter)
@@ -264,11 +262,33 @@ export class Journal {
         packed += packed === '' ? `${name}\n${value}` : `\n${name}\n${value}`
       })
     }
-    const known = this.#headerSets.get(packed)
-    if (known !== undefined) return known
-    if (this.#headerSets.size >= SHARED_HEADER_SETS) this.#headerSets.clear()
-    this.#headerSets.set(packed, packed)
-    return packed
+    return shared(this.#headerSets, packed)
+  }
+
+  /**
+   * Fills a slot with a record, field by field and always in the same order, so every slot has one
+   * shape (a rest/spread copy makes a dictionary object, several times the size). A URL seen
+   * recently is kept as the same string (a suite's requests repeat their URLs).
+   */
+  #keep(raw: KeptRecord, record: JournalRecord): void {
+    const bytes = record.requestBytes
+    raw.receivedAt = record.receivedAt
+    raw.route = record.route
+    raw.method = record.method
+    raw.url = shared(this.#urls, record.url)
+    raw.status = record.status
+    raw.identity = record.identity
+    raw.scenarios = record.scenarios
+    raw.durationMs = record.durationMs
+    raw.transport = record.transport
+    raw.requestHeaders = this.#pack(record.requestHeaders)
+    raw.requestBody = record.requestBody
+    raw.responseHeaders = record.responseHeaders === undefined ? undefined : this.#pack(record.responseHeaders)
+    raw.responseBody = record.responseBody
+    raw.secretResponse = record.secretResponse
+    // A large body is not kept (the entry would not show it), so the ring holds no uploads.
+    raw.requestBytes = bytes === undefined || bytes.byteLength > JOURNAL_BODY_LIMIT ? undefined : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1')
+    raw.nearMiss = record.nearMiss
   }
 
   /** The redacted entry of a stored exchange, built once. */
@@ -337,6 +357,37 @@ export class Journal {
       return undefined
     }
   }
+}
+
+/** A slot with every field in place (one literal: the fields sit inside the object, and every slot has one shape). */
+function emptySlot(): KeptRecord {
+  return {
+    receivedAt: 0,
+    route: '',
+    method: '',
+    url: '',
+    status: 0,
+    identity: null,
+    scenarios: [],
+    durationMs: 0,
+    transport: 'in-process',
+    requestHeaders: '',
+    requestBody: undefined,
+    responseHeaders: undefined,
+    responseBody: undefined,
+    secretResponse: false,
+    requestBytes: undefined,
+    nearMiss: undefined,
+  }
+}
+
+/** The string the table holds for this text, which it then holds; the table starts over when full. */
+function shared(table: Map<string, string>, text: string): string {
+  const known = table.get(text)
+  if (known !== undefined) return known
+  if (table.size >= SHARED_HEADER_SETS) table.clear()
+  table.set(text, text)
+  return text
 }
 
 /** A packed header set back as headers. */

@@ -47,6 +47,41 @@ describe('Journal', () => {
     ])
   })
 
+  it('reuses the slot of the entry it drops once full, without changing entries already read', () => {
+    const journal = new Journal(new Clock({ mode: 'manual' }), redactor(), 2)
+    const headers = (n: number): Headers => new Headers({ 'x-n': String(n), ...(n % 2 === 0 ? { authorization: 'Bearer secret' } : { 'content-type': 'application/json' }) })
+    const record = (n: number): number =>
+      journal.record(
+        entry(`r.${n}`, 200 + n, {
+          url: `https://x/p/${n}?q=${n}`,
+          method: n % 2 === 0 ? 'GET' : 'POST',
+          requestHeaders: headers(n),
+          identity: n % 3 === 0 ? null : `id-${n}`,
+          requestBytes: n % 2 === 0 ? undefined : new TextEncoder().encode(`{"n":${n}}`),
+          ...(n === 4 ? { nearMiss: { route: 'r.x', differs: 'path' } as never } : {}),
+        }),
+      )
+    const first = [record(1), record(2)]
+    const early = journal.get(first[0] ?? 0)
+    const snapshot = JSON.stringify(early)
+    for (let n = 3; n <= 7; n++) record(n)
+    // What was read before its slot was reused is unchanged; the journal no longer gives it.
+    expect(JSON.stringify(early)).toBe(snapshot)
+    expect(early?.path).toBe('/p/1?q=1')
+    expect(journal.get(first[0] ?? 0)).toBeUndefined()
+    // The kept entries are the newest ones, each with its own fields (none left over from the slot's last record).
+    const kept = journal.list()
+    expect(kept.map((e) => [e.seq, e.route, e.status, e.method, e.path, e.identity])).toEqual([
+      [6, 'r.6', 206, 'GET', '/p/6?q=6', null],
+      [7, 'r.7', 207, 'POST', '/p/7?q=7', 'id-7'],
+    ])
+    expect(kept[0]?.request.headers).toEqual({ authorization: 'Bearer [redacted]', 'x-n': '6' })
+    expect(kept[0]?.request.bodyText).toBeUndefined()
+    expect(kept[1]?.request.headers).toEqual({ 'content-type': 'application/json', 'x-n': '7' })
+    expect(kept[1]?.request.bodyText).toBe('{"n":7}')
+    expect(kept.some((e) => e.nearMiss !== undefined)).toBe(false)
+  })
+
   it('filters by route prefix, status and limit', () => {
     const journal = new Journal(new Clock({ mode: 'manual' }), redactor(), 1000)
     journal.record(entry('versions.list'))
