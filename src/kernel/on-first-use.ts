@@ -15,8 +15,10 @@
  *   look themselves up by their own identity. The stand-in converts as a reference to the built
  *   schema, exactly as zod converts `z.lazy()` (so `docs/*.schema.json` and `openapi.json` come
  *   out the same; tests compare them).
- * - zod's metadata registry (`.meta()`, `.describe()`) is keyed by schema too: a schema whose own
- *   top level carries metadata is not wrapped (`auth/answers.ts`); metadata on its parts is kept.
+ * - zod's metadata registry (`.meta()`, `.describe()`) is keyed by schema too: the built schema is
+ *   registered, not the stand-in. Conversion goes through the built schema, so its metadata
+ *   (an `id` included: `auth/answers.ts`) appears as before; only a direct registry lookup with
+ *   the stand-in finds nothing (svc-mock makes none).
  */
 import { type $ZodType, type $ZodTypeInternals, type JSONSchema, type ProcessParams, type ToJSONSchemaContext, processSchema } from 'zod/v4/core'
 

@@ -57,6 +57,15 @@ describe('onFirstUse', () => {
     expect(z.toJSONSchema(lazy, { io: 'input' })).toEqual(z.toJSONSchema(direct, { io: 'input' }))
   })
 
+  it('keeps the metadata of the built schema, an id at its top included', () => {
+    const build = (): z.ZodObject<{ token: z.ZodString }> => z.object({ token: z.string().meta({ description: 'A JWT.' }) }).meta({ id: 'TokenAnswer' })
+    const lazy = onFirstUse(build)
+    const json = z.toJSONSchema(z.object({ a: lazy, b: lazy }))
+    expect(json).toEqual(z.toJSONSchema(((shared) => z.object({ a: shared, b: shared }))(build())))
+    expect(JSON.stringify(json)).toContain('TokenAnswer')
+    expect(JSON.stringify(json)).toContain('A JWT.')
+  })
+
   it('converts a recursive shape as the schema built at once does', () => {
     type Node = { name: string; children: Node[] }
     const directNode: z.ZodType<Node> = z.lazy(() => z.object({ name: z.string(), children: z.array(directNode) }))
