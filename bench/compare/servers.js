@@ -205,6 +205,12 @@ export function startOauth2MockServer(alg) {
   })
 }
 
+/** Row 7's floor (bench/servers/bare-token.js): parse, check, sign with `alg`, answer; token endpoint at /token. */
+export function startBareToken(alg) {
+  const ready = { path: '/token', method: 'POST', headers: TOKEN_HEADERS, body: TOKEN_BODY }
+  return startServer({ name: `bare token ${alg}`, command: process.execPath, args: [join(ROOT, 'bench/servers/bare-token.js'), alg], ready })
+}
+
 // ---- peers installed by the bench (WireMock, Prism)
 
 /**
