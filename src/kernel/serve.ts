@@ -22,6 +22,9 @@ import { type ActiveScenario, type ScenarioDecision, type ScenarioEngine, type S
 import { parseActivations } from './scenarios/syntax.js'
 import type { SettingsTree } from './settings.js'
 
+/** The targets of a request no scenario on is aimed at by target (nothing to read from it). */
+const NO_TARGETS: Readonly<Record<string, string | undefined>> = Object.freeze({})
+
 export interface PipelineServices {
   readonly clock: Clock
   readonly journal: Journal
@@ -145,7 +148,8 @@ export class Pipeline {
           return this.#finish(text(message, { status: 400 }), request, transport, definition.id, receivedAt, [], undefined, undefined)
         }
       }
-      const targets = await this.#readTargets(scenarios.targetNames(perRequest), definition.id, params, request)
+      const names = scenarios.targetNames(perRequest)
+      const targets = names.size === 0 ? NO_TARGETS : await this.#readTargets(names, definition.id, params, request)
       decision = scenarios.decide(definition.id, request.method, targets, perRequest)
     }
 
@@ -179,7 +183,6 @@ export class Pipeline {
   /** The targets some active scenario is aimed at, read from the request. */
   async #readTargets(names: ReadonlySet<string>, routeId: string, params: Record<string, string>, request: IncomingRequest): Promise<Record<string, string | undefined>> {
     const out: Record<string, string | undefined> = {}
-    if (names.size === 0) return out
     for (const target of this.#services.targets) {
       if (names.has(target.name)) out[target.name] = await target.read({ routeId, params, url: request.url, headers: request.headers, body: request.body })
     }

@@ -86,5 +86,6 @@ function decodeBasic(encoded: string): { clientId: string; secret: string } {
 
 /** application/x-www-form-urlencoded decoding of one value ("+" is a space). */
 function formDecode(value: string): string {
+  if (!value.includes('%') && !value.includes('+')) return value
   return decodeURIComponent(value.replace(/\+/g, ' '))
 }

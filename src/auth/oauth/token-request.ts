@@ -20,10 +20,13 @@ export async function readTokenParams(ctx: RequestContext): Promise<TokenParams>
     if (value !== '') params.set(name, value)
   }
   const seenInQuery = new Set<string>()
-  for (const [name, value] of ctx.url.searchParams) {
-    if (seenInQuery.has(name)) throw invalidRequest(`The parameter "${name}" is sent more than once (query string). Send each parameter once.`)
-    seenInQuery.add(name)
-    add(name, value, 'query string')
+  // `searchParams` parses the query on first read: a token request rarely has one.
+  if (ctx.url.search !== '') {
+    for (const [name, value] of ctx.url.searchParams) {
+      if (seenInQuery.has(name)) throw invalidRequest(`The parameter "${name}" is sent more than once (query string). Send each parameter once.`)
+      seenInQuery.add(name)
+      add(name, value, 'query string')
+    }
   }
 
   const header = ctx.headers.get('content-type') ?? ''

@@ -80,6 +80,7 @@ export interface ScenarioDecision {
 }
 
 const NO_NAMES: readonly string[] = Object.freeze([])
+const NO_TARGET_NAMES: ReadonlySet<string> = new Set()
 
 /** The decision for a request no scenario touches (most requests): nothing made per request beyond it. */
 export function untouched(settings: SettingsTree): ScenarioDecision {
@@ -322,12 +323,14 @@ export class ScenarioEngine {
   }
 
   /** The target names the scenarios on here are aimed at (the pipeline reads only those from a request). */
-  targetNames(perRequest: readonly ActiveScenario[]): Set<string> {
-    const names = new Set<string>()
-    for (const scenario of [...this.active(), ...perRequest]) {
-      for (const name of Object.keys(scenario.target)) if (name !== 'route') names.add(name)
+  targetNames(perRequest: readonly ActiveScenario[]): ReadonlySet<string> {
+    let names: Set<string> | undefined
+    for (const list of [this.active(), perRequest]) {
+      for (const scenario of list) {
+        for (const name of Object.keys(scenario.target)) if (name !== 'route') (names ??= new Set()).add(name)
+      }
     }
-    return names
+    return names ?? NO_TARGET_NAMES
   }
 
   /**
