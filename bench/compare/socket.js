@@ -72,10 +72,20 @@ export async function interleave(targets, { rounds, duration, warmup, connection
   }
   for (const t of targets) t.runs = []
   for (let round = 0; round < rounds; round++) {
-    for (const t of targets) {
+    // The order turns each round, so no system always runs right after the same one; and each run
+    // starts once the other servers are quiet. A server keeps working after its load stops (the
+    // JVM compiles and collects for seconds), pinned to the same core as the next one measured:
+    // without the wait, the system that always ran after WireMock paid for it (p99 and req/s).
+    for (let k = 0; k < targets.length; k++) {
+      const t = targets[(round + k) % targets.length]
+      const others = targets.filter((o) => o !== t).map((o) => o.server.pid)
+      const waitedMs = await quiet(others)
+      const before = others.map(cpuMs)
       const r = await measuredRun(t, { duration, connections, maxRequests })
-      t.runs.push(r)
-      log(`    round ${round + 1}/${rounds} ${t.label.padEnd(22)} ${Math.round(r.rps).toString().padStart(7)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  CPU ${r.serverCpuUsPerRequest.toFixed(0)} µs/req${r.unexpected ? `  (${r.unexpected} unexpected answers or errors: ${JSON.stringify(r.statuses)})` : ''}`)
+      r.waitedForQuietMs = waitedMs
+      r.othersCpuMs = others.reduce((sum, pid, i) => sum + (cpuMs(pid) - (before[i] ?? 0)), 0)
+      t.runs[round] = r
+      log(`    round ${round + 1}/${rounds} ${t.label.padEnd(22)} ${Math.round(r.rps).toString().padStart(7)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  CPU ${r.serverCpuUsPerRequest.toFixed(0)} µs/req  (others ${Math.round(r.othersCpuMs)} ms CPU during it, ${Math.round(waitedMs)} ms waited for quiet)${r.unexpected ? `  (${r.unexpected} unexpected answers or errors: ${JSON.stringify(r.statuses)})` : ''}`)
     }
   }
   return targets.map((t) => ({
@@ -88,6 +98,23 @@ export async function interleave(targets, { rounds, duration, warmup, connection
     loadGeneratorCpuPercent: median(t.runs.map((r) => r.loadGeneratorCpuPercent)),
     unexpected: t.runs.reduce((sum, r) => sum + r.unexpected, 0),
   }))
+}
+
+/**
+ * Waits until the processes together use at most one clock tick (10 ms) of CPU in a 250 ms
+ * window, for at most 5 s. Resolves the time waited, in ms.
+ */
+export async function quiet(pids, { windowMs = 250, maxMs = 5000 } = {}) {
+  const t0 = performance.now()
+  if (pids.length === 0) return 0
+  const total = () => pids.reduce((sum, pid) => sum + (cpuMs(pid) || 0), 0)
+  let last = total()
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, windowMs))
+    const now = total()
+    if (now - last <= 10 || performance.now() - t0 >= maxMs) return performance.now() - t0
+    last = now
+  }
 }
 
 /** Median over rounds of (a's figure / b's figure) within the same round. */
