@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { pinning, ROOT, runPinned, spawnPinned, stop } from './env.js'
 import { median } from '../lib/stats.js'
+import { quiet } from './socket.js'
 
 const TEMPLATES = fileURLToPath(new URL('./consumer/', import.meta.url))
 export const CONSUMER_DIR = join(os.tmpdir(), `svc-mock-bench-${createHash('sha256').update(ROOT).digest('hex').slice(0, 8)}`, 'consumer')
@@ -199,7 +200,11 @@ export async function measureInproc({ rounds, seconds, warmupSeconds, log }) {
     const runs = []
     for (let round = 0; round < rounds; round++) {
       const r = {}
-      for (const p of procs) {
+      // As in the socket rows: the order turns each round and a burst starts once the other
+      // children are quiet (a child collects the garbage of its burst after it).
+      for (let k = 0; k < procs.length; k++) {
+        const p = procs[(round + k) % procs.length]
+        await quiet(procs.filter((o) => o !== p).map((o) => o.child.pid))
         const b = await burst(p, seconds * 1000, max)
         r[p.kind] = { rps: (b.requests * 1000) / b.ms, p50Us: b.p50Us, p99Us: b.p99Us, requests: b.requests }
       }
