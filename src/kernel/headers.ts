@@ -95,6 +95,23 @@ export class HeaderFields implements Headers {
     return fields.slice()
   }
 
+  /**
+   * The fields as a record of name → value (no prototype, so any token is a plain key), for a
+   * Fetch `Response`: it converts a record far more cheaply than an iterable of pairs. Undefined
+   * when any name repeats (Set-Cookie included), which a record cannot hold, and for a
+   * `__proto__` header, which undici's record conversion drops (it copies into a plain object).
+   */
+  record(): Record<string, string> | undefined {
+    const fields = this.#fields
+    const out: Record<string, string> = Object.create(null) as Record<string, string>
+    for (let i = 0; i < fields.length; i += 2) {
+      const name = fields[i] as string
+      if (name === '__proto__' || Object.hasOwn(out, name)) return undefined
+      out[name] = fields[i + 1] as string
+    }
+    return out
+  }
+
   append(name: string, value: string): void {
     const lower = checkedName(name)
     const normalized = normalizedValue(name, value)

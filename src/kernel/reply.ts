@@ -116,7 +116,7 @@ export function fixedBody(value: Reply): string | Uint8Array | undefined {
  * `isNetworkFault()` first.
  */
 export function toFetchResponse(value: Reply, method: string): Response {
-  const init = { status: value.status, headers: value.headers }
+  const init = { status: value.status, headers: fetchHeaders(value.headers) }
   if (method === 'HEAD' || value.body === null || nullBodyStatus(value.status)) return new Response(null, init)
   if (value.fault === 'cut-body') {
     const part = typeof value.body === 'string' ? new TextEncoder().encode(value.body) : value.body
@@ -139,6 +139,11 @@ export function toFetchResponse(value: Reply, method: string): Response {
   // Bytes here are never backed by a SharedArrayBuffer; the cast keeps the DOM library's stricter
   // BodyInit (the dashboard's type check reads this file too) satisfied.
   return new Response(value.body as string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>, init)
+}
+
+/** What a Fetch `Response` converts fastest: the emulator's own fields as a record when no name repeats. */
+function fetchHeaders(headers: Headers): Headers | Record<string, string> {
+  return (headers instanceof HeaderFields ? headers.record() : undefined) ?? headers
 }
 
 function nullBodyStatus(status: number): boolean {

@@ -7,7 +7,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { HeaderFields } from '../../src/kernel/headers.js'
 
-const name = fc.constantFrom('Content-Type', 'content-type', 'Set-Cookie', 'set-cookie', 'X-A', 'x-a', 'Accept', 'WWW-Authenticate', 'bad name', 'é', '')
+const name = fc.constantFrom('Content-Type', 'content-type', 'Set-Cookie', 'set-cookie', 'X-A', 'x-a', 'Accept', 'WWW-Authenticate', '__proto__', 'bad name', 'é', '')
 const value = fc.constantFrom('a', ' padded\t', 'x=1; Path=/', '', 'b, c', 'line\nbreak', 'nul\0', 'ünï', '\r\n')
 const op = fc.oneof(
   fc.record({ kind: fc.constant('append' as const), name, value }),
@@ -78,6 +78,28 @@ describe('HeaderFields', () => {
     fields.append('x-a', 'y')
     expect(fields.flat()).toBeUndefined()
     expect(fields.get('x-a')).toBe('x, y')
+  })
+
+  it('gives a Fetch Response the same headers as a record as it does as pairs, and no record when a name repeats', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 12 }), (ops) => {
+        const ours = new HeaderFields()
+        for (const o of ops) apply(ours, o)
+        const record = ours.record()
+        const names = ours.fields().filter((_, i) => i % 2 === 0)
+        expect(record === undefined).toBe(new Set(names).size !== names.length || names.includes('__proto__'))
+        if (record !== undefined) expect(view(new Response(null, { headers: record }).headers)).toEqual(view(new Response(null, { headers: ours }).headers))
+      }),
+      { numRuns: 500 },
+    )
+    // undici copies a record into a plain object, where "__proto__" is lost: no record for it.
+    const odd = new HeaderFields()
+    odd.set('constructor', 'y')
+    odd.set('hasOwnProperty', 'z')
+    expect(new Response(null, { headers: odd.record() }).headers.get('hasownproperty')).toBe('z')
+    odd.set('__proto__', 'x')
+    expect(odd.record()).toBeUndefined()
+    expect(new Response(null, { headers: odd.record() ?? odd }).headers.get('__proto__')).toBe('x')
   })
 
   it('is taken by a Fetch Response as its headers', async () => {
