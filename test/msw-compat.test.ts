@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mswMajor, setupEmulatorServer, unhandled } from '../src/adapters/msw.js'
+import { EmulatorHandler, mswMajor, setupEmulatorServer, unhandled } from '../src/adapters/msw.js'
 import { unhandledListenOption } from '../src/adapters/msw-compat.js'
 import { createEmulator, MswMissingError } from '../src/index.js'
 import { APP_KEY, VERSIONS } from './support/harness.js'
@@ -20,6 +20,16 @@ describe(`msw ${installed}`, async () => {
 
   it('is detected as the installed major', () => {
     expect(mswMajor()).toBe(installed)
+  })
+
+  it("extends the main entry's RequestHandler, and turns a network fault into msw's network error", async () => {
+    // Under msw 2 the class is taken from an msw/core/http handler (the main entry loads GraphQL).
+    const { RequestHandler } = await import('msw')
+    expect(Object.getPrototypeOf(EmulatorHandler)).toBe(RequestHandler)
+    for (const handler of emu.handlers) expect(handler).toBeInstanceOf(RequestHandler)
+    emu.scenarios.use('network-error', { times: 1 })
+    await expect(fetch(`${emu.urls.base}${VERSIONS()}`, { headers: APP_KEY })).rejects.toThrow(TypeError)
+    expect((await fetch(`${emu.urls.base}${VERSIONS()}`, { headers: APP_KEY })).status).toBe(200)
   })
 
   it('serves the emulator through msw', async () => {

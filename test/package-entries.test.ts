@@ -116,6 +116,36 @@ describe('the package entry points', () => {
     expect(stackFrom(a)).toMatchObject({ form: 'commonjs, compiled code from an earlier run', frame: expect.stringContaining(join(a, 'dist', 'core.cjs')) })
   })
 
+  it("serve through msw without loading msw's GraphQL support (msw 2's main entry loads the graphql package)", () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'svc-mock-entries-'))
+    const log = join(tmp, 'resolved.txt')
+    // A resolve hook (it runs on the loader's thread) appends every module the process loads to a file.
+    const hook = `import { appendFileSync } from 'node:fs'
+      export async function resolve(specifier, context, next) {
+        const resolved = await next(specifier, context)
+        appendFileSync(${JSON.stringify(log)}, resolved.url + String.fromCharCode(10))
+        return resolved
+      }`
+    const script = `
+      import { register } from 'node:module'
+      register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}))
+      const { setupServer } = await import('msw/node')
+      const { createEmulator } = await import(${dist('index.js')})
+      const { EmulatorHandler } = await import(${dist('msw.js')})
+      const emu = await createEmulator({ clock: 'manual' })
+      const server = setupServer(...emu.handlers)
+      server.listen({ onUnhandledRequest: 'error' })
+      const res = await fetch(emu.urls.base + '/__svc-mock/health')
+      server.close()
+      process.stdout.write(JSON.stringify({ status: res.status, handlers: emu.handlers.every((h) => h instanceof EmulatorHandler) }))
+    `
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', cwd: root, env: { ...process.env, TMPDIR: tmp } })
+    expect(JSON.parse(out)).toEqual({ status: 200, handlers: true })
+    const loaded = readFileSync(log, 'utf8').split('\n')
+    expect(loaded.some((url) => url.includes('/node_modules/msw/'))).toBe(true)
+    expect(loaded.filter((url) => url.includes('/node_modules/graphql/'))).toEqual([])
+  })
+
   it('run the ES modules with NODE_DISABLE_COMPILE_CACHE=1, sharing one core there too, and keep nothing', () => {
     const tmp = mkdtempSync(join(tmpdir(), 'svc-mock-entries-'))
     expect(probe(tmp, { NODE_DISABLE_COMPILE_CACHE: '1' })).toEqual({ form: 'es modules', status: 200, ...oneCopy })

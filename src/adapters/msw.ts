@@ -5,12 +5,34 @@
  * route) and wrong methods (405 with Allow) are the pipeline's, as on the socket. Works with msw 2
  * and msw 3: `unhandled()` gives the `listen()` option the installed major understands.
  */
-import { HttpResponse, RequestHandler } from 'msw'
+import type { RequestHandler as MswRequestHandler } from 'msw'
 import { setupServer } from 'msw/node'
 import type { EmulatorCore } from '../emulator-api.js'
 import { isNetworkFault, toFetchResponse } from '../kernel/reply.js'
 import { incomingOf } from '../kernel/request.js'
-import { type UnhandledCallback, type UnhandledStrategy, unhandledListenOption } from './msw-compat.js'
+import { type UnhandledCallback, type UnhandledStrategy, mswMajor, unhandledListenOption } from './msw-compat.js'
+
+/**
+ * msw's `RequestHandler` class, which `EmulatorHandler` extends. msw 2's main entry (`msw`) also
+ * loads its GraphQL support and the whole `graphql` package, ~100 ms in every test file that
+ * imports it (measured: 100-125 ms after `msw/node`, against 3-12 ms for `msw/core/http`), and no
+ * other entry of msw 2 exports the class. `msw/core/http` loads without GraphQL and its handlers
+ * extend the class, so under msw 2 the class is taken from one of them (checked by name; failing
+ * that, from the main entry). msw 3's main entry loads GraphQL only when it is used.
+ */
+/** msw 2's entry for `http` alone (a name in a variable: msw 3 has no such entry, and src/ type-checks against both). */
+const MSW2_HTTP_ENTRY = 'msw/core/http'
+
+async function requestHandlerClass(): Promise<typeof MswRequestHandler> {
+  if (mswMajor() === 2) {
+    const { http } = (await import(MSW2_HTTP_ENTRY)) as { http: { all: (path: string, resolver: () => undefined) => object } }
+    const base: unknown = Object.getPrototypeOf(http.all('*', () => undefined).constructor)
+    if (typeof base === 'function' && base.name === 'RequestHandler') return base as typeof MswRequestHandler
+  }
+  return (await import('msw')).RequestHandler
+}
+
+const RequestHandler = await requestHandlerClass()
 
 export { MswMissingError, mswMajor, type MswMajor, type UnhandledCallback, type UnhandledPrint, type UnhandledStrategy } from './msw-compat.js'
 
@@ -30,7 +52,7 @@ export class EmulatorHandler extends RequestHandler<EmulatorHandlerInfo, Record<
       info: { header: `svc-mock ${origin}/*`, origin },
       resolver: async ({ request }) => {
         const reply = await serve(incomingOf(request), 'in-process')
-        return isNetworkFault(reply) ? HttpResponse.error() : toFetchResponse(reply, request.method)
+        return isNetworkFault(reply) ? Response.error() : toFetchResponse(reply, request.method)
       },
     })
     this.#prefix = `${origin}/`
@@ -54,7 +76,7 @@ export interface EmulatorHandlerInfo {
   readonly origin: string
 }
 
-export function mswHandlers(emu: Pick<EmulatorCore, 'serve' | 'origins'>): RequestHandler[] {
+export function mswHandlers(emu: Pick<EmulatorCore, 'serve' | 'origins'>): MswRequestHandler[] {
   const serve = emu.serve.bind(emu)
   return emu.origins().map((origin) => new EmulatorHandler(origin, serve))
 }
@@ -65,7 +87,7 @@ export type EmulatorMswServer = ReturnType<typeof setupServer>
 export type MswListenOptions = NonNullable<Parameters<EmulatorMswServer['listen']>[0]>
 
 /** Wires an emulator's handlers into a new msw `setupServer` (not yet listening). */
-export function setupEmulatorServer(emulator: { readonly handlers: readonly RequestHandler[] }): EmulatorMswServer {
+export function setupEmulatorServer(emulator: { readonly handlers: readonly MswRequestHandler[] }): EmulatorMswServer {
   return setupServer(...emulator.handlers)
 }
 
