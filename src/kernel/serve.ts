@@ -170,12 +170,8 @@ export class Pipeline {
     } catch (error) {
       reply = this.#renderError(definition, ctx, error)
     }
-    const responseHeaders = ctx.addedHeaders
-    if (reply.fault === undefined && responseHeaders !== undefined) {
-      responseHeaders.forEach((value, name) => {
-        if (!reply.headers.has(name)) reply.headers.set(name, value)
-      })
-    }
+    const added = ctx.addedHeaders
+    if (reply.fault === undefined && added !== undefined) addMissing(reply.headers, added)
     if (decision.usedUp.length > 0) scenarios.announce(decision.usedUp)
     return this.#finish(reply, request, transport, definition.id, receivedAt, decision.scenarios, ctx, definition)
   }
@@ -350,6 +346,23 @@ class DispatchContext implements RequestContext {
     const signal = until === undefined ? this.signal : AbortSignal.any([until, this.signal])
     return this.task ? this.task.waitUntil(deadline, signal) : this.#clock.waitUntil(deadline, signal)
   }
+}
+
+/**
+ * Adds the headers a route set on its context to its reply, except the names the reply sets itself
+ * (the reply's word wins). Every value of a name goes (two Set-Cookie stay two). The context's
+ * fields are read as they were added: `forEach` would build a sorted view for each request.
+ */
+function addMissing(target: Headers, added: Headers): void {
+  const pairs: Array<readonly [string, string]> = []
+  if (added instanceof HeaderFields) {
+    const fields = added.fields()
+    for (let i = 0; i < fields.length; i += 2) pairs.push([fields[i] as string, fields[i + 1] as string])
+  } else {
+    added.forEach((value, name) => pairs.push([name, value]))
+  }
+  const missing = pairs.filter(([name]) => !target.has(name))
+  for (const [name, value] of missing) target.append(name, value)
 }
 
 /**

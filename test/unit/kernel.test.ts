@@ -8,6 +8,11 @@ import { SeededIds } from '../../src/kernel/ids.js'
 import { Journal, type JournalRecord } from '../../src/kernel/journal.js'
 import { Redactor } from '../../src/kernel/redact.js'
 import { compilePattern, RouteTable } from '../../src/kernel/router.js'
+import { createLogger } from '../../src/kernel/logger.js'
+import { text } from '../../src/kernel/reply.js'
+import { ScenarioCatalogue } from '../../src/kernel/scenarios/catalogue.js'
+import { ScenarioEngine } from '../../src/kernel/scenarios/engine.js'
+import { Pipeline } from '../../src/kernel/serve.js'
 import { IndexedCollection } from '../../src/kernel/store.js'
 
 /** The redaction list as the emulator builds it: the kernel's, plus the OAuth fields the auth domain declares. */
@@ -309,5 +314,44 @@ describe('Ring', () => {
     ring.push('a')
     expect([...ring]).toEqual([])
     expect(ring.at(0)).toBeUndefined()
+  })
+})
+
+describe('Pipeline: headers a route sets on its context', () => {
+  it("join the reply's, which win a name both set; every value of a name goes", async () => {
+    const clock = new Clock({ mode: 'manual' })
+    const pipeline = new Pipeline(
+      {
+        clock,
+        journal: new Journal(clock, redactor(), 10),
+        scenarios: new ScenarioEngine(new ScenarioCatalogue(() => undefined), () => ({})),
+        logger: createLogger('silent', () => undefined, () => undefined),
+        settings: () => ({}),
+        origins: { base: 'https://emu.test' },
+        targets: [],
+        routeList: 'GET /routes',
+      },
+      [
+        {
+          id: 'test.headers',
+          method: 'GET',
+          path: '/h',
+          origin: 'base',
+          summary: 'sets headers two ways',
+          resolve: (ctx) => {
+            ctx.responseHeaders.set('x-added', '1')
+            ctx.responseHeaders.set('x-both', 'from the context')
+            ctx.responseHeaders.append('set-cookie', 'a=1')
+            ctx.responseHeaders.append('set-cookie', 'b=2')
+            return text('ok', { headers: { 'x-both': 'from the reply' } })
+          },
+        },
+      ],
+    )
+    const reply = await pipeline.serve({ method: 'GET', url: new URL('https://emu.test/h'), headers: new Headers(), body: null }, 'in-process')
+    expect(reply.status).toBe(200)
+    expect(reply.headers.get('x-added')).toBe('1')
+    expect(reply.headers.get('x-both')).toBe('from the reply')
+    expect(reply.headers.getSetCookie()).toEqual(['a=1', 'b=2'])
   })
 })
