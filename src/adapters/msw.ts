@@ -12,6 +12,9 @@ import { isNetworkFault, toFetchResponse } from '../kernel/reply.js'
 import { incomingOf } from '../kernel/request.js'
 import { type UnhandledCallback, type UnhandledStrategy, mswMajor, unhandledListenOption } from './msw-compat.js'
 
+/** msw 2's entry for `http` alone (a name in a variable: msw 3 has no such entry, and src/ type-checks against both). */
+const MSW2_HTTP_ENTRY = 'msw/core/http'
+
 /**
  * msw's `RequestHandler` class, which `EmulatorHandler` extends. msw 2's main entry (`msw`) also
  * loads its GraphQL support and the whole `graphql` package, ~100 ms in every test file that
@@ -20,9 +23,6 @@ import { type UnhandledCallback, type UnhandledStrategy, mswMajor, unhandledList
  * extend the class, so under msw 2 the class is taken from one of them (checked by name; failing
  * that, from the main entry). msw 3's main entry loads GraphQL only when it is used.
  */
-/** msw 2's entry for `http` alone (a name in a variable: msw 3 has no such entry, and src/ type-checks against both). */
-const MSW2_HTTP_ENTRY = 'msw/core/http'
-
 async function requestHandlerClass(): Promise<typeof MswRequestHandler> {
   if (mswMajor() === 2) {
     const { http } = (await import(MSW2_HTTP_ENTRY)) as { http: { all: (path: string, resolver: () => undefined) => object } }
