@@ -21,13 +21,18 @@ const MSW2_HTTP_ENTRY = 'msw/core/http'
  * imports it (measured: 100-125 ms after `msw/node`, against 3-12 ms for `msw/core/http`), and no
  * other entry of msw 2 exports the class. `msw/core/http` loads without GraphQL and its handlers
  * extend the class, so under msw 2 the class is taken from one of them (checked by name; failing
- * that, from the main entry). msw 3's main entry loads GraphQL only when it is used.
+ * that, or where that entry cannot load, from the main entry). msw 3's main entry loads GraphQL
+ * only when it is used.
  */
 async function requestHandlerClass(): Promise<typeof MswRequestHandler> {
   if (mswMajor() === 2) {
-    const { http } = (await import(MSW2_HTTP_ENTRY)) as { http: { all: (path: string, resolver: () => undefined) => object } }
-    const base: unknown = Object.getPrototypeOf(http.all('*', () => undefined).constructor)
-    if (typeof base === 'function' && base.name === 'RequestHandler') return base as typeof MswRequestHandler
+    try {
+      const { http } = (await import(MSW2_HTTP_ENTRY)) as { http: { all: (path: string, resolver: () => undefined) => object } }
+      const base: unknown = Object.getPrototypeOf(http.all('*', () => undefined).constructor)
+      if (typeof base === 'function' && base.name === 'RequestHandler') return base as typeof MswRequestHandler
+    } catch {
+      // An msw 2 without that entry (the peer range starts at 2.10, which has it): the main entry.
+    }
   }
   return (await import('msw')).RequestHandler
 }
