@@ -306,7 +306,7 @@ class DispatchContext implements RequestContext {
   readonly #source: IncomingRequest['signal']
   readonly #clock: Clock
   #signal: AbortSignal | undefined = undefined
-  #responseHeaders: Headers | undefined = undefined
+  #responseHeaders: HeaderFields | undefined = undefined
 
   constructor(request: IncomingRequest, routeId: string, params: Record<string, string>, receivedAt: number, decision: ScenarioDecision, clock: Clock) {
     this.method = request.method
@@ -333,7 +333,7 @@ class DispatchContext implements RequestContext {
   }
 
   /** The headers a route added, if it added any. */
-  get addedHeaders(): Headers | undefined {
+  get addedHeaders(): HeaderFields | undefined {
     return this.#responseHeaders
   }
 
@@ -353,16 +353,11 @@ class DispatchContext implements RequestContext {
  * (the reply's word wins). Every value of a name goes (two Set-Cookie stay two). The context's
  * fields are read as they were added: `forEach` would build a sorted view for each request.
  */
-function addMissing(target: Headers, added: Headers): void {
-  const pairs: Array<readonly [string, string]> = []
-  if (added instanceof HeaderFields) {
-    const fields = added.fields()
-    for (let i = 0; i < fields.length; i += 2) pairs.push([fields[i] as string, fields[i + 1] as string])
-  } else {
-    added.forEach((value, name) => pairs.push([name, value]))
-  }
-  const missing = pairs.filter(([name]) => !target.has(name))
-  for (const [name, value] of missing) target.append(name, value)
+function addMissing(target: Headers, added: HeaderFields): void {
+  const fields = added.fields()
+  const missing: number[] = []
+  for (let i = 0; i < fields.length; i += 2) if (!target.has(fields[i] as string)) missing.push(i)
+  for (const i of missing) target.append(fields[i] as string, fields[i + 1] as string)
 }
 
 /**
