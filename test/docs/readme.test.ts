@@ -1,5 +1,6 @@
 /**
- * The README's examples, run as written, so what users copy keeps working:
+ * The examples of the README and of docs/*.md, run as written, so what users copy keeps working
+ * wherever it stands:
  * - every shell block (bash, `set -e`) against a running server, with curl failing on an error
  *   answer (`--fail-with-body`), in a scratch folder (so an example that needs a file must make it);
  * - every `npx svc-mock …` line that starts a server: started (on a free port, `--log json`, every
@@ -11,7 +12,7 @@
  * Only the address differs: `http://127.0.0.1:4010` becomes the test server's.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -20,20 +21,46 @@ import { type RunningServer, startServer } from '../../src/adapters/server.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const BIN = join(ROOT, 'bin/svc-mock.js')
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8')
 const DEFAULT_URL = 'http://127.0.0.1:4010'
 
+/** The documents whose examples run here: the README first, then docs/ (its decisions included). */
+const DOCUMENTS = ['README.md', ...readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)]
+
+/**
+ * Sections (by `## ` heading) whose blocks another test runs, with the context they assume:
+ * docs/scenarios.md's recipes use the consumer's `client` and `sender` (test/docs/scenario-recipes.test.ts
+ * runs them), and its saved file is compared with what svc-mock saves (test/unit/docs.test.ts).
+ */
+const RUN_ELSEWHERE: Readonly<Record<string, readonly string[]>> = {
+  'docs/scenarios.md': ['Recipes', 'Save what is on'],
+}
+
 interface Block {
+  readonly file: string
   readonly lang: string
   readonly code: string
   readonly line: number
+  /** The `## ` heading the block stands under. */
+  readonly section: string
 }
 
-const blocks: Block[] = [...README.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)].map((m) => ({
-  lang: m[1] ?? '',
-  code: m[2] ?? '',
-  line: README.slice(0, m.index).split('\n').length,
-}))
+function blocksOf(file: string): Block[] {
+  const text = readFileSync(join(ROOT, file), 'utf8')
+  return [...text.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)].map((m) => {
+    const before = text.slice(0, m.index)
+    return {
+      file,
+      lang: m[1] ?? '',
+      code: m[2] ?? '',
+      line: before.split('\n').length,
+      section: [...before.matchAll(/^## (.+)$/gm)].at(-1)?.[1] ?? '',
+    }
+  })
+}
+
+const allBlocks = DOCUMENTS.flatMap(blocksOf)
+const blocks = allBlocks.filter((b) => !RUN_ELSEWHERE[b.file]?.includes(b.section))
+const where = (b: Block): string => `${b.file}:${b.line}`
 
 /** Shell commands of a block: continuation lines joined, blank and comment-only lines dropped. */
 function commands(code: string): string[] {
@@ -86,7 +113,7 @@ async function startAndStop(command: string, cwd: string): Promise<{ code: numbe
   return { code: await exited, lines: stdout.trim().split('\n') }
 }
 
-describe('the README', () => {
+describe('the examples of the README and docs/', () => {
   let server: RunningServer
   let scratch: string
   beforeAll(async () => {
@@ -99,13 +126,22 @@ describe('the README', () => {
   })
 
   it('has the examples this test runs', () => {
-    expect(blocks.filter((b) => b.lang === 'sh').length).toBeGreaterThanOrEqual(6)
-    expect(blocks.filter((b) => b.lang === 'ts').length).toBeGreaterThanOrEqual(5)
-    expect(blocks.filter((b) => b.lang === 'yaml')).toHaveLength(1)
+    const readme = blocks.filter((b) => b.file === 'README.md')
+    expect(readme.filter((b) => b.lang === 'sh').length).toBeGreaterThanOrEqual(4)
+    expect(readme.filter((b) => b.lang === 'ts').length).toBeGreaterThanOrEqual(2)
+    expect(blocks.filter((b) => b.lang === 'sh').length).toBeGreaterThanOrEqual(12)
+    expect(blocks.filter((b) => b.lang === 'ts').length).toBeGreaterThanOrEqual(8)
+    expect(blocks.filter((b) => b.lang === 'yaml').length).toBeGreaterThanOrEqual(1)
+  })
+
+  it('leaves out only sections that exist and hold examples another test runs', () => {
+    for (const [file, sections] of Object.entries(RUN_ELSEWHERE)) {
+      for (const section of sections) expect(allBlocks.filter((b) => b.file === file && b.section === section).length, `${file}, ${section}`).toBeGreaterThan(0)
+    }
   })
 
   for (const block of blocks.filter((b) => b.lang === 'sh')) {
-    it(`runs the shell block at line ${block.line} as written`, async () => {
+    it(`runs the shell block at ${where(block)} as written`, async () => {
       let pending: string[] = []
       const flush = async (): Promise<void> => {
         if (pending.length === 0) return
@@ -129,8 +165,8 @@ describe('the README', () => {
     })
   }
 
-  it('the CI workflow\'s svc-mock exec flags are valid', async () => {
-    const yaml = blocks.find((b) => b.lang === 'yaml')?.code ?? ''
+  it('the CI workflows\' svc-mock exec flags are valid', async () => {
+    const yaml = blocks.filter((b) => b.lang === 'yaml').map((b) => b.code).join('\n')
     const lines = [...yaml.matchAll(/run: (npx svc-mock exec .*?) -- .*/g)].map((m) => m[1] ?? '')
     expect(lines.length).toBeGreaterThan(0)
     for (const line of lines) {
@@ -155,7 +191,7 @@ describe('the README', () => {
         let code = block.code.replace(/from '(svc-mock(?:\/[a-z]+)?)'/g, (whole, name: string) => (imports[name] ? `from '${join(ROOT, imports[name])}'` : whole))
         code = code.replaceAll(DEFAULT_URL, server.url)
         if (!/\bit\(/.test(code)) code += "\nimport { it as readmeIt } from 'vitest'\nreadmeIt('runs as written', () => {})\n"
-        writeFileSync(join(dir, `line-${block.line}-${index}.readme.ts`), `// README.md line ${block.line}\n${code}`)
+        writeFileSync(join(dir, `${block.file.replace(/\W/g, '-')}-line-${block.line}-${index}.readme.ts`), `// ${where(block)}\n${code}`)
       })
       writeFileSync(join(dir, 'vitest.config.ts'), "import { defineConfig } from 'vitest/config'\nexport default defineConfig({ test: { include: ['**/*.readme.ts'], testTimeout: 15000 } })\n")
       const result = await run(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', join(dir, 'vitest.config.ts'), '--dir', dir], { cwd: ROOT })
@@ -164,5 +200,5 @@ describe('the README', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
-  })
+  }, 60_000) // a child vitest that runs one file per block
 })

@@ -1,7 +1,8 @@
 /**
- * The README's webhook example, as written there (only the import path differs), so the example
- * users copy keeps working.
+ * The example of docs/webhooks.md, as written there (only the import path differs; a test below
+ * checks it word for word), so the example users copy keeps working.
  */
+import { readFileSync } from 'node:fs'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { createEmulator } from '../../src/index.js'
@@ -32,4 +33,13 @@ it('retries when the flow times out', async () => {
   await emu.clock.waitForParked()
   await emu.clock.advance(40_000) // no real waiting
   expect((await pending).status).toBe(500)
+})
+
+it('is the example of docs/webhooks.md, word for word', () => {
+  const doc = readFileSync(new URL('../../docs/webhooks.md', import.meta.url), 'utf8')
+  const example = /```ts\n([\s\S]*?)```/.exec(doc)?.[1] ?? ''
+  const source = readFileSync(new URL(import.meta.url), 'utf8')
+  const squash = (text: string): string => text.replace(/\s+/g, ' ').trim()
+  expect(example).toContain("it('sends the order to the flow'")
+  expect(squash(source)).toContain(squash(example.replace("from 'svc-mock'", "from '../../src/index.js'")))
 })
