@@ -36,8 +36,11 @@ export class ElementStore {
   #baseline = new Map<string, readonly VersionRecord[]>()
   /** Elements changed since the seed. */
   #dirty = new Set<string>()
+  /** Makes the seeded elements still to come (generated ones), until something needs them. */
+  #later: (() => readonly VersionRecord[]) | undefined
 
-  async seed(storages: readonly StorageFixture[], versions: readonly VersionRecord[]): Promise<void> {
+  /** The seeded store; `later` makes more seeded elements once one of them or the whole list is needed. */
+  async seed(storages: readonly StorageFixture[], versions: readonly VersionRecord[], later?: () => readonly VersionRecord[]): Promise<void> {
     await this.storages.seed(storages)
     await this.versions.seed(versions)
     this.#byElement.clear()
@@ -47,6 +50,26 @@ export class ElementStore {
     for (const list of this.#byElement.values()) list.sort((a, b) => a.seq - b.seq)
     this.#baseline = new Map([...this.#byElement].map(([key, list]) => [key, [...list]]))
     this.#dirty.clear()
+    this.#later = later
+  }
+
+  /** Adds the seeded elements still to come, as if they had been seeded with the rest. */
+  #complete(): void {
+    const later = this.#later
+    if (later === undefined) return
+    this.#later = undefined
+    const records = later()
+    void this.versions.extendBaseline(records)
+    const added = new Set<string>()
+    for (const record of records) {
+      this.#index(record)
+      added.add(elementKey(record.collectionId, record.storageId, record.facet, record.elementId))
+    }
+    for (const key of added) {
+      const list = this.#byElement.get(key) ?? []
+      list.sort((a, b) => a.seq - b.seq)
+      this.#baseline.set(key, [...list])
+    }
   }
 
   /** Back to the seeded storages and elements, undoing only the elements that changed. */
@@ -81,14 +104,21 @@ export class ElementStore {
     const direct = this.#byElement.get(elementKey(collectionId, storageId, facet, id))
     if (direct) return direct
     const viaVersion = this.#byVersion.get(`${storageKey(collectionId, storageId)}/${facet}/${id.toLowerCase()}`)
-    return viaVersion === undefined ? undefined : this.#byElement.get(viaVersion)
+    if (viaVersion !== undefined) return this.#byElement.get(viaVersion)
+    if (!this.#later) return undefined
+    this.#complete()
+    return this.elementVersions(collectionId, storageId, facet, id)
   }
 
   /** The record for an element id or version id in any facet of a storage (for `$expandRelated`). */
   find(collectionId: string, storageId: string, id: string, versionId?: string): VersionRecord | undefined {
     const storage = storageKey(collectionId, storageId)
     const key = this.#anyFacet.get(`${storage}/${(versionId ?? id).toLowerCase()}`)
-    if (key === undefined) return undefined
+    if (key === undefined) {
+      if (!this.#later) return undefined
+      this.#complete()
+      return this.find(collectionId, storageId, id, versionId)
+    }
     const list = this.#byElement.get(key) ?? []
     if (versionId !== undefined) return list.find((v) => v.versionId.toLowerCase() === versionId.toLowerCase())
     return list[list.length - 1]
@@ -99,6 +129,7 @@ export class ElementStore {
    * versions come from the collections' query, then each element once, in the order it was added.
    */
   summaries(filter: { storage?: string; facet?: string } = {}): ElementSummary[] {
+    this.#complete()
     const where: FieldValues<VersionRecord> = {}
     if (filter.storage !== undefined) {
       const slash = filter.storage.indexOf('/')
@@ -115,6 +146,7 @@ export class ElementStore {
   }
 
   summary(collectionId: string, storageId: string, facet: string, id: string): ElementSummary | undefined {
+    this.#complete()
     const list = this.#byElement.get(elementKey(collectionId, storageId, facet, id))
     return list ? summarize(list) : undefined
   }
@@ -125,6 +157,7 @@ export class ElementStore {
 
   /** Adds a whole element; refuses one that exists already. */
   async addElement(records: readonly VersionRecord[]): Promise<void> {
+    this.#complete()
     const first = records[0]
     if (!first) return
     const storage = storageKey(first.collectionId, first.storageId)
@@ -140,6 +173,7 @@ export class ElementStore {
 
   /** Replaces all versions of one element (after a version was added or removed). */
   async replaceVersions(records: readonly VersionRecord[]): Promise<void> {
+    this.#complete()
     const first = records[0]
     if (!first) return
     const key = elementKey(first.collectionId, first.storageId, first.facet, first.elementId)
@@ -152,6 +186,7 @@ export class ElementStore {
   }
 
   removeElement(collectionId: string, storageId: string, facet: string, id: string): boolean {
+    this.#complete()
     return this.#remove(elementKey(collectionId, storageId, facet, id))
   }
 
