@@ -36,6 +36,9 @@ export class ElementStore {
   #baseline = new Map<string, readonly VersionRecord[]>()
   /** Elements changed since the seed. */
   #dirty = new Set<string>()
+  /** Each element's place in the list: the order it was first added in, kept when its versions change or a reset restores it. */
+  #place = new Map<string, number>()
+  #nextPlace = 0
   /** Makes the seeded elements still to come (generated ones), until something needs them. */
   #later: (() => readonly VersionRecord[]) | undefined
 
@@ -46,6 +49,7 @@ export class ElementStore {
     this.#byElement.clear()
     this.#byVersion.clear()
     this.#anyFacet.clear()
+    this.#place.clear()
     for (const record of this.versions.all()) this.#index(record)
     for (const list of this.#byElement.values()) list.sort((a, b) => a.seq - b.seq)
     this.#baseline = new Map([...this.#byElement].map(([key, list]) => [key, [...list]]))
@@ -81,6 +85,7 @@ export class ElementStore {
       this.#unindex(key)
       for (const record of this.#baseline.get(key) ?? []) this.#index(record)
     }
+    for (const key of this.#dirty) if (!this.#baseline.has(key)) this.#place.delete(key)
     this.#dirty.clear()
   }
 
@@ -89,6 +94,7 @@ export class ElementStore {
     const list = this.#byElement.get(key)
     if (list) list.push(record)
     else this.#byElement.set(key, [record])
+    if (!this.#place.has(key)) this.#place.set(key, this.#nextPlace++)
     const storage = storageKey(record.collectionId, record.storageId)
     this.#byVersion.set(`${storage}/${record.facet}/${record.versionId.toLowerCase()}`, key)
     this.#anyFacet.set(`${storage}/${record.elementId.toLowerCase()}`, key)
@@ -140,9 +146,9 @@ export class ElementStore {
     if (filter.facet !== undefined) where.facet = filter.facet
     const matched = new Set<string>()
     for (const record of this.versions.findMany(where)) matched.add(elementKey(record.collectionId, record.storageId, record.facet, record.elementId))
-    const out: ElementSummary[] = []
-    for (const [key, list] of this.#byElement) if (matched.has(key)) out.push(summarize(list))
-    return out
+    const keys = [...matched].filter((key) => this.#byElement.has(key))
+    keys.sort((a, b) => (this.#place.get(a) ?? 0) - (this.#place.get(b) ?? 0))
+    return keys.map((key) => summarize(this.#byElement.get(key) ?? []))
   }
 
   summary(collectionId: string, storageId: string, facet: string, id: string): ElementSummary | undefined {
