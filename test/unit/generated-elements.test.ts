@@ -46,6 +46,6 @@ describe('generated elements', () => {
     await emu.reset()
     const answer = await emu.handle(new Request(versionsUrl(emu.urls.base, ids[ids.length - 1] ?? ''), { headers: APP_KEY }))
     expect(answer.status).toBe(200)
-    expect((await answer.json()).count).toBeGreaterThan(0)
+    expect(((await answer.json()) as { count: number }).count).toBeGreaterThan(0)
   })
 })
