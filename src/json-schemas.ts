@@ -6,10 +6,11 @@
  * live in the root's `$defs`, where their `$ref`s resolve.
  */
 import type { z } from 'zod'
-import { FIXTURE_SECTIONS, settingsSchema } from './emulator.js'
+import { FIXTURE_SECTIONS, SETTINGS_SECTIONS } from './domains.js'
 import { convertSchema } from './kernel/docs.js'
 import type { JsonObject, JsonValue } from './kernel/json.js'
 import { ScenarioFileSchema } from './kernel/scenarios/schema.js'
+import { settingsSchemaOf } from './kernel/settings.js'
 
 type JsonSchema = JsonObject
 
@@ -42,7 +43,7 @@ export function scenarioJsonSchema(): JsonSchema {
   const defs = new Definitions()
   const schema = defs.convert(ScenarioFileSchema)
   const properties = schema.properties as Record<string, JsonValue>
-  const settings = defs.convert(settingsSchema())
+  const settings = defs.convert(settingsSchemaOf(SETTINGS_SECTIONS))
   properties.settings = { ...settings, description: 'Settings the scenario changes while it is on; any value may be {"$param": "name"}.' }
   const part = (properties.parts as { items: { properties: Record<string, JsonValue> } } | undefined)?.items
   if (part) part.properties.settings = { ...settings, description: 'Settings this part changes while the scenario is on; any value may be {"$param": "name"}.' }

@@ -6,6 +6,7 @@
 import type { RequestHandler } from 'msw'
 import type { Emulator, EmulatorOptions } from '../emulator-api.js'
 import { buildEmulator } from '../emulator.js'
+import { withFetch } from './fetch.js'
 import { MswMissingError } from './msw-compat.js'
 
 export interface InProcessEmulator extends Emulator {
@@ -43,7 +44,7 @@ function isMissingMsw(error: unknown): boolean {
 
 /** Creates an emulator seeded from the fixtures, with msw handlers for in-process use. */
 export async function createEmulator(options: EmulatorOptions = {}): Promise<InProcessEmulator> {
-  const core = await buildEmulator(options)
+  const core = withFetch(await buildEmulator(options))
   const adapter = await loadMswAdapter()
   let handlers: RequestHandler[] | undefined
   const emulator: typeof core & { readonly handlers?: RequestHandler[] } = core

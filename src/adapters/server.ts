@@ -9,6 +9,7 @@ import type { Emulator, EmulatorCore, EmulatorOptions } from '../emulator-api.js
 import { buildEmulator } from '../emulator.js'
 import { ConfigError, SvcMockError } from '../kernel/errors.js'
 import { DEFAULT_HOST, DEFAULT_PORT, REQUEST_TIMEOUT_MS } from './constants.js'
+import { withFetch } from './fetch.js'
 import { type RequestListener, clientErrorListener, connectListener, requestListener } from './node-http.js'
 
 export { DEFAULT_HOST, DEFAULT_PORT }
@@ -78,9 +79,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const actualPort = typeof address === 'object' && address ? address.port : port
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host
   const url = `http://${urlHost}:${actualPort}`
-  let emulator: EmulatorCore
+  let emulator: EmulatorCore & Emulator
   try {
-    emulator = await buildEmulator({ ...options, origin: options.publicUrl ?? url })
+    emulator = withFetch(await buildEmulator({ ...options, origin: options.publicUrl ?? url }))
   } catch (error) {
     server.close()
     throw error

@@ -5,7 +5,7 @@
  * domains get the gate from the record `defineAuthDomain()` returns, and the types they need from
  * here.
  */
-import type { CredentialInfo, Domain, DomainSchemas, KernelServices, ScenarioTarget } from '../kernel/domain.js'
+import type { CredentialInfo, Domain, DomainModule, DomainSchemas, KernelServices, ScenarioTarget } from '../kernel/domain.js'
 import { type AuthApi, type AuthState, apiKeysApi, credentials, usersApi } from './api.js'
 import type { z } from 'zod'
 import { type ApiKeyFixture, Directory, type UserInput, apiKeysSection, usersSection } from './directory.js'
@@ -75,15 +75,6 @@ export interface AuthOptions {
   consent?: 'auto' | 'page'
 }
 
-export interface AuthDeps {
-  readonly kernel: KernelServices
-  /** `{auth_url}`: the token, authorize and discovery endpoints. */
-  readonly authUrl: string
-  /** `{base_url}`: the audience of access tokens. */
-  readonly baseUrl: string
-  readonly options: AuthOptions
-}
-
 export interface AuthDomain extends Domain<AuthApi, AuthState> {
   /** The access gate, for the domains whose routes are protected. */
   readonly gate: AccessGate
@@ -97,11 +88,24 @@ export const authSchemas: DomainSchemas = {
 /** Body and query fields of OAuth requests and answers that hold secrets. */
 const SECRET_FIELDS = ['client_secret', 'clientSecret', 'refresh_token', 'access_token', 'code', 'code_verifier', 'client_assertion', 'id_token', 'device_code']
 
-export function defineAuthDomain(deps: AuthDeps): AuthDomain {
-  const { kernel, options } = deps
+/** What API access adds to the public types. */
+export interface AuthInputs {
+  readonly fixtures: AuthFixtures
+  readonly settings: AuthSettingsInput
+  readonly targets: AuthTargets
+}
+
+export const authDomain: DomainModule<'auth', AuthOptions, AuthDomain, AuthInputs> = {
+  name: 'auth',
+  schemas: authSchemas,
+  define: ({ kernel, address, options }) => defineAuth(kernel, { auth: address('auth'), base: address('base') }, options),
+}
+
+/** `urls.auth`: the token, authorize and discovery endpoints; `urls.base`: the audience of access tokens. */
+function defineAuth(kernel: KernelServices, urls: { auth: string; base: string }, options: AuthOptions): AuthDomain {
   const directory = new Directory()
   const gate = new AccessGate(directory)
-  const server = new OAuthServer({ gate, directory, authUrl: deps.authUrl, baseUrl: deps.baseUrl, seed: kernel.seed, clock: kernel.clock, settings: kernel.baseSettings })
+  const server = new OAuthServer({ gate, directory, authUrl: urls.auth, baseUrl: urls.base, seed: kernel.seed, clock: kernel.clock, settings: kernel.baseSettings })
   const oauth = oauthApi(server, kernel.clock, kernel.changed)
   const users = usersApi(directory, oauth)
   const client: ScenarioTarget = {
@@ -121,11 +125,10 @@ export function defineAuthDomain(deps: AuthDeps): AuthDomain {
         path: TEAM_PATH,
         origin: 'base',
         summary: "Who am I: the team of any valid credential (the platform CLI's key-profile probe)",
-        resolve: (ctx) => whoAmI(ctx, gate, team, deps.baseUrl),
+        resolve: (ctx) => whoAmI(ctx, gate, team, urls.base),
       },
     ],
     api: { apiKeys: apiKeysApi(directory, () => kernel.ids.token(24)), oauth, users },
-    schemas: authSchemas,
     docs: async () => (await import('./docs.js')).AUTH_DOCS,
     baseSettings: {
       staticKeys: options.staticKeys ?? 'allowed',

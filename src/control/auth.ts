@@ -5,7 +5,7 @@
  * the token endpoint. Secrets appear only in the answers that issue them.
  */
 import * as z from 'zod'
-import type { Emulator } from '../emulator-api.js'
+import type { EmulatorCore } from '../emulator-api.js'
 import { NotFoundError } from '../kernel/errors.js'
 import { json } from '../kernel/reply.js'
 import type { RequestContext, RouteDefinition } from '../kernel/route.js'
@@ -25,7 +25,7 @@ export const IssueTokenBody = onFirstUse(() =>
 /** The body of `POST …/device-codes/:userCode/approve`. */
 export const ApproveBody = onFirstUse(() => z.strictObject({ userId: z.string().min(1).optional() }))
 
-export function authRoutes(emu: Emulator): RouteDefinition[] {
+export function authRoutes(emu: EmulatorCore): RouteDefinition[] {
   const clientId = (ctx: RequestContext): string => ctx.params.clientId ?? ''
   const noClient = (id: string): NotFoundError => new NotFoundError(`No OAuth client ${id}.`, 'clientId')
   return [

@@ -4,7 +4,7 @@
  * at any target the domains declare), the clock, and the journal (read, and wait for a request).
  */
 import * as z from 'zod'
-import type { Emulator } from '../emulator-api.js'
+import type { EmulatorCore } from '../emulator-api.js'
 import { DEFAULT_WAIT_MS } from '../kernel/constants.js'
 import { ConfigError, InvalidInputError, NotFoundError, ScenarioError, UnknownScenarioError } from '../kernel/errors.js'
 import type { JournalFilter } from '../kernel/journal.js'
@@ -35,7 +35,7 @@ export function scenarioOnBody(targetNames: readonly string[]): z.ZodType<Record
   return schema
 }
 
-export function coreRoutes(emu: Emulator, targetNames: readonly string[]): RouteDefinition[] {
+export function coreRoutes(emu: EmulatorCore, targetNames: readonly string[]): RouteDefinition[] {
   return [
     route('health', 'GET', '/health', 'Is the emulator up; its version', () => json(emu.health()), { unjournaled: true }),
     route('routes', 'GET', '/routes', 'Every route the emulator serves', () => json(emu.routes()), { unjournaled: true }),
@@ -129,13 +129,13 @@ export function coreRoutes(emu: Emulator, targetNames: readonly string[]): Route
   ]
 }
 
-function requireScenario(emu: Emulator, name: string): void {
+function requireScenario(emu: EmulatorCore, name: string): void {
   if (!emu.scenarios.list().some((s) => s.name === name)) {
     throw new NotFoundError(new UnknownScenarioError(name, emu.scenarios.list().map((s) => s.name)).message, 'name')
   }
 }
 
-function listing(emu: Emulator, name: string): unknown {
+function listing(emu: EmulatorCore, name: string): unknown {
   return emu.scenarios.list().find((s) => s.name === name)
 }
 

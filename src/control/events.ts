@@ -6,7 +6,7 @@
  * watching the emulator must not fill the journal it shows. Both are thin translations of
  * `emu.state()` and `emu.subscribe()`.
  */
-import type { Emulator, EmulatorEvent } from '../emulator-api.js'
+import type { EmulatorCore, EmulatorEvent } from '../emulator-api.js'
 import { json, type Reply, reply } from '../kernel/reply.js'
 import type { RequestContext, RouteDefinition } from '../kernel/route.js'
 import { optionalInt } from './body.js'
@@ -19,7 +19,7 @@ const KEEP_ALIVE_MS = 15_000
 /** How long a browser's EventSource waits before it reconnects. */
 const RETRY_MS = 1000
 
-export function eventRoutes(emu: Emulator): RouteDefinition[] {
+export function eventRoutes(emu: EmulatorCore): RouteDefinition[] {
   return [
     route(
       'state',
@@ -47,7 +47,7 @@ const HEADERS = {
   'x-accel-buffering': 'no',
 }
 
-function eventStream(emu: Emulator, ctx: RequestContext): Reply {
+function eventStream(emu: EmulatorCore, ctx: RequestContext): Reply {
   const backlog = optionalInt(ctx.url, 'journal')
   // A HEAD request gets the head only: nothing would ever read (and so end) a stream.
   if (ctx.method === 'HEAD') return reply(null, { headers: HEADERS })

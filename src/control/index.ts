@@ -4,7 +4,7 @@
  * files and its live events. It never needs a credential and no scenario ever shapes it; bad
  * bodies answer 400 naming the field.
  */
-import type { Emulator } from '../emulator-api.js'
+import type { EmulatorCore } from '../emulator-api.js'
 import type { Domain } from '../kernel/domain.js'
 import type { RequestContext } from '../kernel/route.js'
 import { authRoutes } from './auth.js'
@@ -20,7 +20,7 @@ export { ForeignOriginError, MisdirectedRequestError, NotJsonError } from './gua
 
 export interface ControlDeps {
   /** The emulator the control plane drives. */
-  readonly emulator: Emulator
+  readonly emulator: EmulatorCore
   /** The scenario targets the domains declare (`webhook`, `client`): a scenario activation may name them. */
   readonly targetNames: readonly string[]
 }
@@ -38,14 +38,5 @@ export function defineControlDomain(deps: ControlDeps): Domain {
       },
     })),
     docs: async () => (await import('./docs.js')).controlDocs(deps.targetNames),
-    api: {},
-    schemas: { fixtures: [] },
-    baseSettings: {},
-    targets: [],
-    secretFields: [],
-    load: async () => undefined,
-    state: () => ({}),
-    credentials: () => [],
-    reset: async () => undefined,
   }
 }

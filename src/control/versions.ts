@@ -4,7 +4,7 @@
  * version, remove one version or the whole element). `?storage=…&facet=…` says where when an
  * element id is not unique.
  */
-import type { Emulator } from '../emulator-api.js'
+import type { EmulatorCore } from '../emulator-api.js'
 import { json } from '../kernel/reply.js'
 import type { RequestContext, RouteDefinition } from '../kernel/route.js'
 import { optionalString, readInput } from './body.js'
@@ -16,7 +16,7 @@ function where(ctx: RequestContext): { storage?: string; facet?: string } {
   return { ...(storage === undefined ? {} : { storage }), ...(facet === undefined ? {} : { facet }) }
 }
 
-export function versionsRoutes(emu: Emulator): RouteDefinition[] {
+export function versionsRoutes(emu: EmulatorCore): RouteDefinition[] {
   return [
     route('storages.list', 'GET', '/storages', 'Storages with their facets and views', () => json(emu.storages.list())),
     route('storages.add', 'POST', '/storages', 'Add a storage with facets and views', async (ctx) => json(await emu.storages.add(await readInput(ctx)), { status: 201 })),

@@ -4,14 +4,14 @@
  * change a flow (activating it runs the queued calls in order) and read the executions, with file
  * bytes as base64.
  */
-import type { Emulator } from '../emulator-api.js'
+import type { EmulatorCore } from '../emulator-api.js'
 import { NotFoundError } from '../kernel/errors.js'
 import { json } from '../kernel/reply.js'
 import type { RouteDefinition } from '../kernel/route.js'
 import { jsonWithBytes, readInput } from './body.js'
 import { noContent, controlRoute as route } from './route.js'
 
-export function webhooksRoutes(emu: Emulator): RouteDefinition[] {
+export function webhooksRoutes(emu: EmulatorCore): RouteDefinition[] {
   return [
     route('webhooks.list', 'GET', '/webhooks', 'Webhooks with their flows and queues', () => json(emu.webhooks.list())),
     route('webhooks.create', 'POST', '/webhooks', 'Create a webhook: {name, dataStructure, learning, secured, options, flow}', async (ctx) =>

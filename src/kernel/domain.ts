@@ -1,12 +1,11 @@
 /**
  * The shape of a domain module and what the kernel gives it. A domain (`auth`, `versions`,
- * `webhooks`, the control plane) is a folder with one door, its `index.ts`, exporting one
- * `define…Domain(deps)` that returns a `Domain` record; the composition root only merges these
- * records: routes into the route table, `api` into the emulator object, fixture sections and
- * settings sections into the loaders, scenario targets into the engine, secret fields into the
- * redaction list, `state()` into the dashboard's state, `reset()` into the emulator's reset.
+ * `webhooks`) is a folder with one door, its `index.ts`, exporting one `DomainModule` whose
+ * `define()` returns a `Domain` record; the kernel only merges these records: routes into the
+ * route table, `api` into the emulator object, fixture sections and settings sections into the
+ * loaders, scenario targets into the engine, secret fields into the redaction list, `state()`
+ * into the dashboard's state, `reset()` into the emulator's reset.
  */
-import type * as z from 'zod'
 import type { Clock } from './clock.js'
 import type { FixtureSection, Sourced } from './fixtures.js'
 import type { SeededIds } from './ids.js'
@@ -15,13 +14,8 @@ import type { Redactor } from './redact.js'
 import type { RouteDefinition, RouteDoc } from './route.js'
 import type { RequestTargets } from './scenarios/engine.js'
 import type { RequestBody } from './request.js'
-import type { SettingsTree } from './settings.js'
+import type { SettingsSection, SettingsTree } from './settings.js'
 
-/** A settings section: its name in the settings tree, and its schema (with defaults). */
-export interface SettingsSection {
-  readonly name: string
-  readonly schema: z.ZodObject
-}
 
 /** A domain's schemas, known without building an emulator (the JSON Schemas of the file formats use them). */
 export interface DomainSchemas {
@@ -62,39 +56,89 @@ export interface CredentialInfo {
 /** Reads the records of one fixture section, typed by the section. */
 export interface FixtureRecords {
   of<T>(section: FixtureSection<T>): Sourced<T>[]
-  /** Whether every record of these sections comes from the built-in default fixtures (then what the build computed from them holds). */
-  defaultsOnly(sections: readonly FixtureSection<unknown>[]): boolean
 }
 
+/**
+ * What a domain gives the emulator. Only `routes` is required: a domain that has nothing to say
+ * for a field leaves it out.
+ */
 export interface Domain<Api extends object = object, State extends object = object> {
   /** Routes it serves, each on one of the emulator's named addresses. */
   readonly routes: readonly RouteDefinition[]
   /** What `emu` exposes of it in-process (the control plane calls the same methods). */
-  readonly api: Api
-  readonly schemas: DomainSchemas
-  /** The settings section as the run's options set it (scenarios overlay it). */
-  readonly baseSettings: Readonly<Record<string, unknown>>
-  readonly targets: readonly ScenarioTarget[]
+  readonly api?: Api
+  /** Its settings section as the run's options set it (scenarios overlay it). */
+  readonly baseSettings?: Readonly<Record<string, unknown>>
+  readonly targets?: readonly ScenarioTarget[]
   /** Names of body and query fields that hold secrets (redacted wherever requests are shown). */
-  readonly secretFields: readonly string[]
-  /** Takes its sections of the fixtures; called once, in the composition root's order. */
-  load(fixtures: FixtureRecords): Promise<void>
+  readonly secretFields?: readonly string[]
+  /** Takes its sections of the fixtures; called once, in the order the domains are listed. */
+  load?(fixtures: FixtureRecords): Promise<void>
   /** Its part of the emulator's state (what the dashboard shows). */
-  state(): State
-  credentials(): CredentialInfo[]
+  state?(): State
+  credentials?(): CredentialInfo[]
   /** Back to the fixtures. The synchronous part runs before the scenarios are reset. */
-  reset(): Promise<void>
-  /**
-   * What the build may compute once for these fixtures (the default ones) and store in its
-   * snapshot, by key; at run time the domain reads them back with `kernel.precompiled(key)`.
-   */
-  precompile?(fixtures: FixtureRecords): Promise<Readonly<Record<string, unknown>>>
+  reset?(): Promise<void>
   /**
    * The OpenAPI documentation of its routes, by route id (`GET /__svc-mock/openapi.json`). Loaded
-   * with import() when a document is asked for: its zod schemas are about a third of those svc-mock
-   * builds, and most emulators never need them.
+   * with import() when a document is asked for: most emulators never need it.
    */
   docs?(): Promise<Readonly<Record<string, RouteDoc>>>
+}
+
+/** What a domain is made from. */
+export interface DomainContext<Options extends object = object> {
+  readonly kernel: KernelServices
+  /** The origin of one of the emulator's named addresses (the names routes give as `origin`). */
+  address(name: string): string
+  /** The run's options (the whole set; a domain reads its own). */
+  readonly options: Options
+  /** Another domain's record, defined first if it is not yet: a domain reaches another only through what that one's index exports. */
+  use<Made extends Domain>(module: DomainModule<string, never, Made>): Made
+}
+
+/** The types a domain adds to the public ones; never a value (`inputs` is only ever a type). */
+export interface DomainInputs {
+  /** Its sections of a fixture document, as users write them. */
+  readonly fixtures: object
+  /** Its settings section, as options and scenario files give it. */
+  readonly settings: object
+  /** What a scenario can be aimed at in it (`{ webhook?: string }`). */
+  readonly targets: object
+}
+
+/**
+ * A domain module: what its `index.ts` exports, and what the composition root lists. `define()`
+ * is called once per emulator.
+ */
+export interface DomainModule<Name extends string = string, Options extends object = object, Made extends Domain = Domain, Inputs extends DomainInputs = DomainInputs> {
+  readonly name: Name
+  readonly schemas: DomainSchemas
+  define(context: DomainContext<Options>): Made
+  /** Never set: carries the domain's input types to the public types (src/domains.ts). */
+  readonly inputs?: Inputs
+}
+
+/**
+ * Defines the domains in the order given (a domain another one uses is defined when it is first
+ * asked for): each once, with the same kernel services, addresses and options.
+ */
+export function defineDomains<Options extends object>(modules: readonly DomainModule<string, Options>[], base: Omit<DomainContext<Options>, 'use'>): Domain[] {
+  const made = new Map<DomainModule<string, never>, Domain>()
+  const defining = new Set<DomainModule<string, never>>()
+  const context: DomainContext<Options> = {
+    ...base,
+    use: <Made extends Domain>(module: DomainModule<string, never, Made>): Made => {
+      const existing = made.get(module)
+      if (existing) return existing as Made
+      if (defining.has(module)) throw new Error(`Domain "${module.name}" uses itself through another domain: the domains' uses must not go round in a circle.`)
+      defining.add(module)
+      const domain = (module as unknown as DomainModule<string, Options, Made>).define(context)
+      made.set(module, domain)
+      return domain
+    },
+  }
+  return modules.map((module) => context.use(module as DomainModule<string, never>))
 }
 
 /** What the kernel gives every domain. */
@@ -109,8 +153,6 @@ export interface KernelServices {
   readonly baseSettings: () => SettingsTree
   /** Tells watchers (the dashboard) that the state may have moved without a journaled request. */
   readonly changed: () => void
-  /** A value the build computed for the default fixtures (see `Domain.precompile`), or undefined. */
-  readonly precompiled: (key: string) => unknown
   readonly scenarios: ScenarioView
 }
 

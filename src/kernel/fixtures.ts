@@ -26,7 +26,7 @@ export interface InlineFixtures {
 
 export type FixtureInput = string | InlineFixtures
 
-/** A fixture document; `parsed` when its sections were validated already (the build's snapshot of the defaults). */
+/** A fixture document; `parsed` when its sections were validated already (the built-in defaults, validated at build). */
 export interface FixtureDocument {
   readonly file: string
   readonly data: unknown

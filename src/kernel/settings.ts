@@ -4,7 +4,7 @@
  * plain JSON, sectioned by domain; each domain reads its own section through its zod schema,
  * parsed once per distinct tree.
  */
-import type * as z from 'zod'
+import * as z from 'zod'
 
 export type SettingsTree = { readonly [section: string]: unknown }
 
@@ -30,18 +30,25 @@ function mergeInto(target: Record<string, unknown>, overlay: { readonly [k: stri
 
 const parsed = new WeakMap<object, Map<string, unknown>>()
 
-/**
- * Gives a tree its sections as already parsed (the build's snapshot of the default tree's
- * sections, src/precompile.ts): `readSection()` then answers from them without building or
- * running a schema.
- */
-export function primeSections(tree: SettingsTree, sections: Readonly<Record<string, unknown>>): void {
-  parsed.set(tree, new Map(Object.entries(sections)))
+/** A settings section: its name in the settings tree, and its schema (with defaults). */
+export interface SettingsSection {
+  readonly name: string
+  readonly schema: z.ZodObject
 }
 
-/** Every section of a tree, parsed (what `primeSections()` takes back). */
-export function parseSections(tree: SettingsTree, sections: readonly { readonly name: string; readonly schema: z.ZodType }[]): Record<string, unknown> {
-  return Object.fromEntries(sections.map((section) => [section.name, readSection(tree, section.name, section.schema)]))
+const schemas = new WeakMap<readonly SettingsSection[], z.ZodType>()
+
+/**
+ * The schema of what a scenario's `settings` may hold: each section partial and strict. Built once
+ * per list of sections (zod compiles a schema on its first parse; every emulator shares it).
+ */
+export function settingsSchemaOf(sections: readonly SettingsSection[]): z.ZodType {
+  let schema = schemas.get(sections)
+  if (!schema) {
+    schema = z.strictObject(Object.fromEntries(sections.map((s) => [s.name, s.schema.partial().strict().optional()])))
+    schemas.set(sections, schema)
+  }
+  return schema
 }
 
 /** Reads one section of a settings tree through its schema (defaults applied), cached per tree. */

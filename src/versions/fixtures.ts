@@ -4,12 +4,16 @@
  * are checked (a failure names the file and the path), and generated elements are added from the
  * seed.
  */
+import { createRequire } from 'node:module'
 import type { FixtureRecords } from '../kernel/domain.js'
 import { FixtureError } from '../kernel/errors.js'
 import type { FixtureSection } from '../kernel/fixtures.js'
 import { ElementFixture, type ElementRef, GenerateFixture, StorageFixture, type VersionRecord, storageKey } from './model.js'
+import { generateElements } from './generate.js'
 import { toRecords } from './records.js'
 import type { ElementStore } from './store.js'
+
+const requireModule = createRequire(import.meta.url)
 
 export const storagesSection: FixtureSection<StorageFixture> = {
   name: 'storages',
@@ -27,8 +31,6 @@ export interface LoadOptions {
   readonly baseUrl: string
   readonly seed: number
   readonly newId: () => string
-  /** Elements the build generated already, by generation key (the default fixtures'). */
-  readonly precompiled?: (key: string) => unknown
 }
 
 /** What generated elements depend on; the same parameters give the same elements. */
@@ -40,91 +42,29 @@ interface Generation {
   readonly users: readonly ElementRef[]
 }
 
-/** The key under which the build stores the elements of a generation. */
-export function generationKey(generation: Generation): string {
-  return `versions:generate:${JSON.stringify(generation)}`
-}
-
 /**
- * Generates the elements (faker is loaded only here). Links in them are written with
- * `{base_url}`, which rendering replaces, so they do not depend on the emulator's address.
+ * Generates the elements. faker is loaded here, when a generated element is first needed: most
+ * emulators never read one. Links in them are written with `{base_url}`, which rendering replaces,
+ * so they do not depend on the emulator's address.
  */
-export async function generate(generation: Generation): Promise<Iterable<ElementFixture>> {
-  // faker apart from the generator: the command's CommonJS build (bin/svc-mock.js) leaves it out
-  // and loads it with import() only when a fixture needs it.
-  const [{ generateElements }, { faker }] = await Promise.all([import('./generate.js'), import('@faker-js/faker/locale/en')])
+function generate(generation: Generation): Iterable<ElementFixture> {
+  const { faker } = requireModule('@faker-js/faker/locale/en') as typeof import('@faker-js/faker/locale/en')
   return generateElements(generation.count, { storage: generation.storage, facet: generation.facet, seed: generation.seed, baseUrl: '{base_url}', users: generation.users, faker })
 }
 
+/**
+ * Seeds the store with the fixtures' storages and elements. Generated elements join the store
+ * when one of them, or the list of elements, is first asked for (the seed fixes each element, so
+ * when they are made cannot change what they are).
+ */
 export async function loadElements(store: ElementStore, fixtures: FixtureRecords, options: LoadOptions): Promise<void> {
-  const stored = fixtures.defaultsOnly([storagesSection, elementsSection, generateSection]) ? (options.precompiled?.(defaultRecordsKey(options.seed)) as StoredRecords | undefined) : undefined
-  let records: readonly VersionRecord[]
-  if (stored) {
-    // Take the ids rendering would have taken, so that every later id is the one it would be.
-    for (let i = 0; i < stored.idsTaken; i++) options.newId()
-    records = rebase(stored.records, options.baseUrl)
-  } else {
-    records = await renderRecords(fixtures, options)
-  }
+  const { records, generation } = fixtureRecords(fixtures, options)
+  const generated = generation && ((): VersionRecord[] => [...generate(generation)].flatMap((element) => toRecords(element, options)))
   await store.seed(
     fixtures.of(storagesSection).map((s) => s.value),
     records,
+    generated,
   )
-}
-
-/** Every version record of the fixtures, generated elements included, rendered for `baseUrl`. */
-export async function renderRecords(fixtures: FixtureRecords, options: LoadOptions): Promise<VersionRecord[]> {
-  const { records, generation } = fixtureRecords(fixtures, options)
-  if (generation) {
-    const elements = (options.precompiled?.(generationKey(generation)) as ElementFixture[] | undefined) ?? (await generate(generation))
-    for (const element of elements) records.push(...toRecords(element, options))
-  }
-  return records
-}
-
-/** A version record as the build's snapshot holds it: the body as text, rendered for a stand-in address. */
-export type StoredRecord = Omit<VersionRecord, 'body'> & { body: string }
-
-/** The address the build renders the default records for; each start puts its own in its place. */
-export const STAND_IN_BASE_URL = 'https://base-url.svc-mock.invalid'
-
-/** The key of the default fixtures' rendered records (they hold ids generated from the seed). */
-export function defaultRecordsKey(seed: number): string {
-  return `versions:default-records:${seed}`
-}
-
-/** The default fixtures' records as the snapshot holds them, and how many ids rendering took. */
-export interface StoredRecords {
-  readonly records: readonly StoredRecord[]
-  readonly idsTaken: number
-}
-
-/** The default fixtures' records for the snapshot: rendered for the stand-in address, bodies as text. */
-export async function storedRecords(fixtures: FixtureRecords, options: LoadOptions): Promise<StoredRecords> {
-  let idsTaken = 0
-  const newId = (): string => {
-    idsTaken++
-    return options.newId()
-  }
-  const records = await renderRecords(fixtures, { ...options, newId, baseUrl: STAND_IN_BASE_URL })
-  return { records: records.map((record) => ({ ...record, body: Buffer.from(record.body).toString('utf8') })), idsTaken }
-}
-
-/** Rebased records by snapshot and address: every emulator on one address shares them (bodies are never written to). */
-const rebased = new WeakMap<readonly StoredRecord[], Map<string, readonly VersionRecord[]>>()
-
-function rebase(stored: readonly StoredRecord[], baseUrl: string): readonly VersionRecord[] {
-  let byUrl = rebased.get(stored)
-  if (!byUrl) {
-    byUrl = new Map()
-    rebased.set(stored, byUrl)
-  }
-  let records = byUrl.get(baseUrl)
-  if (!records) {
-    records = stored.map((record) => ({ ...record, body: Buffer.from(record.body.replaceAll(STAND_IN_BASE_URL, baseUrl), 'utf8') }))
-    byUrl.set(baseUrl, records)
-  }
-  return records
 }
 
 /** The records of the fixtures' elements, checked against their storages, and what to generate. */

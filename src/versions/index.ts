@@ -5,13 +5,12 @@
  * `emu.elements` and `emu.storages`.
  */
 import type { z } from 'zod'
-import type { AccessGate } from '../auth/index.js'
-import type { Domain, DomainSchemas, KernelServices } from '../kernel/domain.js'
-import { SeededIds } from '../kernel/ids.js'
+import { authDomain } from '../auth/index.js'
+import type { Domain, DomainModule, DomainSchemas } from '../kernel/domain.js'
 import { ElementAdmin } from './admin.js'
 import { type VersionsApi, versionsApi } from './api.js'
 import { VERSIONS_PATH } from './constants.js'
-import { defaultRecordsKey, elementsSection, fixtureRecords, generate, generateSection, generationKey, loadElements, storagesSection, storedRecords } from './fixtures.js'
+import { elementsSection, generateSection, loadElements, storagesSection } from './fixtures.js'
 import { listVersions } from './list.js'
 import type { ElementFixtureInput, GenerateInput, StorageInput } from './model.js'
 import { VersionsSettings } from './settings.js'
@@ -45,12 +44,11 @@ export interface VersionsOptions {
   versionsScope?: string | null
 }
 
-export interface VersionsDeps {
-  readonly kernel: KernelServices
-  readonly gate: AccessGate
-  /** `{base_url}`: element links (`expandUri`) point here. */
-  readonly baseUrl: string
-  readonly options: VersionsOptions
+/** What the versions operation adds to the public types. */
+export interface VersionsInputs {
+  readonly fixtures: VersionsFixtures
+  readonly settings: VersionsSettingsInput
+  readonly targets: object
 }
 
 export const versionsSchemas: DomainSchemas = {
@@ -58,44 +56,35 @@ export const versionsSchemas: DomainSchemas = {
   fixtures: [storagesSection, elementsSection, generateSection],
 }
 
-export function defineVersionsDomain(deps: VersionsDeps): Domain<VersionsApi> {
-  const { kernel, gate, baseUrl, options } = deps
-  const store = new ElementStore()
-  const newId = (): string => kernel.ids.uuid()
-  const snapshotIds = new SeededIds(kernel.seed)
-  const admin = new ElementAdmin(store, { baseUrl, newId })
-  return {
-    routes: [
-      {
-        id: 'versions.list',
-        method: 'GET',
-        path: VERSIONS_PATH,
-        origin: 'base',
-        summary: 'List the versions of an element of a facet view (api-version 4.0)',
-        resolve: (ctx) => listVersions(ctx, gate, store),
-        renderError: (error) => renderVersionsError(error),
-        scenarioErrors: VERSIONS_SCENARIO_ERRORS,
-        scenarioError: (code, ctx, message) => versionsScenarioError(code, ctx.params.elementId ?? '', message),
-      },
-    ],
-    api: versionsApi(admin),
-    schemas: versionsSchemas,
-    docs: async () => ({ 'versions.list': (await import('./docs.js')).VERSIONS_DOC }),
-    baseSettings: { listKey: options.versionListKey ?? 'elements', requiredScope: options.versionsScope ?? null },
-    targets: [],
-    secretFields: [],
-    load: (fixtures) => loadElements(store, fixtures, { baseUrl, seed: kernel.seed, newId, precompiled: kernel.precompiled }),
-    precompile: async (fixtures) => {
-      // Another generator, so that computing the snapshot consumes none of the run's ids.
-      const { generation } = fixtureRecords(fixtures, { baseUrl, seed: kernel.seed, newId: () => snapshotIds.uuid() })
-      snapshotIds.reset()
-      return {
-        ...(generation ? { [generationKey(generation)]: [...(await generate(generation))] } : {}),
-        [defaultRecordsKey(kernel.seed)]: await storedRecords(fixtures, { baseUrl, seed: kernel.seed, newId: () => snapshotIds.uuid() }),
-      }
-    },
-    state: () => ({}),
-    credentials: () => [],
-    reset: () => store.reset(),
-  }
+export const versionsDomain: DomainModule<'versions', VersionsOptions, Domain<VersionsApi>, VersionsInputs> = {
+  name: 'versions',
+  schemas: versionsSchemas,
+  define: ({ kernel, address, options, use }) => {
+    const { gate } = use(authDomain)
+    // Element links (`expandUri`) point at `{base_url}`.
+    const baseUrl = address('base')
+    const store = new ElementStore()
+    const newId = (): string => kernel.ids.uuid()
+    const admin = new ElementAdmin(store, { baseUrl, newId })
+    return {
+      routes: [
+        {
+          id: 'versions.list',
+          method: 'GET',
+          path: VERSIONS_PATH,
+          origin: 'base',
+          summary: 'List the versions of an element of a facet view (api-version 4.0)',
+          resolve: (ctx) => listVersions(ctx, gate, store),
+          renderError: (error) => renderVersionsError(error),
+          scenarioErrors: VERSIONS_SCENARIO_ERRORS,
+          scenarioError: (code, ctx, message) => versionsScenarioError(code, ctx.params.elementId ?? '', message),
+        },
+      ],
+      api: versionsApi(admin),
+      docs: async () => ({ 'versions.list': (await import('./docs.js')).VERSIONS_DOC }),
+      baseSettings: { listKey: options.versionListKey ?? 'elements', requiredScope: options.versionsScope ?? null },
+      load: (fixtures) => loadElements(store, fixtures, { baseUrl, seed: kernel.seed, newId }),
+      reset: () => store.reset(),
+    }
+  },
 }

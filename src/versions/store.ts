@@ -36,17 +36,44 @@ export class ElementStore {
   #baseline = new Map<string, readonly VersionRecord[]>()
   /** Elements changed since the seed. */
   #dirty = new Set<string>()
+  /** Each element's place in the list: the order it was first added in, kept when its versions change or a reset restores it. */
+  #place = new Map<string, number>()
+  #nextPlace = 0
+  /** Makes the seeded elements still to come (generated ones), until something needs them. */
+  #later: (() => readonly VersionRecord[]) | undefined
 
-  async seed(storages: readonly StorageFixture[], versions: readonly VersionRecord[]): Promise<void> {
+  /** The seeded store; `later` makes more seeded elements once one of them or the whole list is needed. */
+  async seed(storages: readonly StorageFixture[], versions: readonly VersionRecord[], later?: () => readonly VersionRecord[]): Promise<void> {
     await this.storages.seed(storages)
     await this.versions.seed(versions)
     this.#byElement.clear()
     this.#byVersion.clear()
     this.#anyFacet.clear()
+    this.#place.clear()
     for (const record of this.versions.all()) this.#index(record)
     for (const list of this.#byElement.values()) list.sort((a, b) => a.seq - b.seq)
     this.#baseline = new Map([...this.#byElement].map(([key, list]) => [key, [...list]]))
     this.#dirty.clear()
+    this.#later = later
+  }
+
+  /** Adds the seeded elements still to come, as if they had been seeded with the rest. */
+  #complete(): void {
+    const later = this.#later
+    if (later === undefined) return
+    this.#later = undefined
+    const records = later()
+    void this.versions.extendBaseline(records)
+    const added = new Set<string>()
+    for (const record of records) {
+      this.#index(record)
+      added.add(elementKey(record.collectionId, record.storageId, record.facet, record.elementId))
+    }
+    for (const key of added) {
+      const list = this.#byElement.get(key) ?? []
+      list.sort((a, b) => a.seq - b.seq)
+      this.#baseline.set(key, [...list])
+    }
   }
 
   /** Back to the seeded storages and elements, undoing only the elements that changed. */
@@ -58,6 +85,7 @@ export class ElementStore {
       this.#unindex(key)
       for (const record of this.#baseline.get(key) ?? []) this.#index(record)
     }
+    for (const key of this.#dirty) if (!this.#baseline.has(key)) this.#place.delete(key)
     this.#dirty.clear()
   }
 
@@ -66,6 +94,7 @@ export class ElementStore {
     const list = this.#byElement.get(key)
     if (list) list.push(record)
     else this.#byElement.set(key, [record])
+    if (!this.#place.has(key)) this.#place.set(key, this.#nextPlace++)
     const storage = storageKey(record.collectionId, record.storageId)
     this.#byVersion.set(`${storage}/${record.facet}/${record.versionId.toLowerCase()}`, key)
     this.#anyFacet.set(`${storage}/${record.elementId.toLowerCase()}`, key)
@@ -81,14 +110,21 @@ export class ElementStore {
     const direct = this.#byElement.get(elementKey(collectionId, storageId, facet, id))
     if (direct) return direct
     const viaVersion = this.#byVersion.get(`${storageKey(collectionId, storageId)}/${facet}/${id.toLowerCase()}`)
-    return viaVersion === undefined ? undefined : this.#byElement.get(viaVersion)
+    if (viaVersion !== undefined) return this.#byElement.get(viaVersion)
+    if (!this.#later) return undefined
+    this.#complete()
+    return this.elementVersions(collectionId, storageId, facet, id)
   }
 
   /** The record for an element id or version id in any facet of a storage (for `$expandRelated`). */
   find(collectionId: string, storageId: string, id: string, versionId?: string): VersionRecord | undefined {
     const storage = storageKey(collectionId, storageId)
     const key = this.#anyFacet.get(`${storage}/${(versionId ?? id).toLowerCase()}`)
-    if (key === undefined) return undefined
+    if (key === undefined) {
+      if (!this.#later) return undefined
+      this.#complete()
+      return this.find(collectionId, storageId, id, versionId)
+    }
     const list = this.#byElement.get(key) ?? []
     if (versionId !== undefined) return list.find((v) => v.versionId.toLowerCase() === versionId.toLowerCase())
     return list[list.length - 1]
@@ -99,6 +135,7 @@ export class ElementStore {
    * versions come from the collections' query, then each element once, in the order it was added.
    */
   summaries(filter: { storage?: string; facet?: string } = {}): ElementSummary[] {
+    this.#complete()
     const where: FieldValues<VersionRecord> = {}
     if (filter.storage !== undefined) {
       const slash = filter.storage.indexOf('/')
@@ -109,12 +146,13 @@ export class ElementStore {
     if (filter.facet !== undefined) where.facet = filter.facet
     const matched = new Set<string>()
     for (const record of this.versions.findMany(where)) matched.add(elementKey(record.collectionId, record.storageId, record.facet, record.elementId))
-    const out: ElementSummary[] = []
-    for (const [key, list] of this.#byElement) if (matched.has(key)) out.push(summarize(list))
-    return out
+    const keys = [...matched].filter((key) => this.#byElement.has(key))
+    keys.sort((a, b) => (this.#place.get(a) ?? 0) - (this.#place.get(b) ?? 0))
+    return keys.map((key) => summarize(this.#byElement.get(key) ?? []))
   }
 
   summary(collectionId: string, storageId: string, facet: string, id: string): ElementSummary | undefined {
+    this.#complete()
     const list = this.#byElement.get(elementKey(collectionId, storageId, facet, id))
     return list ? summarize(list) : undefined
   }
@@ -125,6 +163,7 @@ export class ElementStore {
 
   /** Adds a whole element; refuses one that exists already. */
   async addElement(records: readonly VersionRecord[]): Promise<void> {
+    this.#complete()
     const first = records[0]
     if (!first) return
     const storage = storageKey(first.collectionId, first.storageId)
@@ -140,6 +179,7 @@ export class ElementStore {
 
   /** Replaces all versions of one element (after a version was added or removed). */
   async replaceVersions(records: readonly VersionRecord[]): Promise<void> {
+    this.#complete()
     const first = records[0]
     if (!first) return
     const key = elementKey(first.collectionId, first.storageId, first.facet, first.elementId)
@@ -152,6 +192,7 @@ export class ElementStore {
   }
 
   removeElement(collectionId: string, storageId: string, facet: string, id: string): boolean {
+    this.#complete()
     return this.#remove(elementKey(collectionId, storageId, facet, id))
   }
 

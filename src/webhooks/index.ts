@@ -5,8 +5,8 @@
  * `emu.webhooks`. Secured webhooks authenticate through the access gate of the auth domain.
  */
 import type { z } from 'zod'
-import type { AccessGate } from '../auth/index.js'
-import type { Domain, DomainSchemas, KernelServices, ScenarioTarget } from '../kernel/domain.js'
+import { type AccessGate, authDomain } from '../auth/index.js'
+import type { Domain, DomainModule, DomainSchemas, KernelServices, ScenarioTarget } from '../kernel/domain.js'
 import { readSection } from '../kernel/settings.js'
 import { HOOK_PATH, PAYLOAD_LIMIT } from './constants.js'
 import type { Execution, ExecutionPredicate } from './executions.js'
@@ -71,11 +71,11 @@ export interface WebhooksApi {
   }
 }
 
-export interface WebhooksDeps {
-  readonly kernel: KernelServices
-  readonly gate: AccessGate
-  /** Origin of webhook addresses (`{webhook_url}`). */
-  readonly webhookUrl: string
+/** What inbound webhooks add to the public types. */
+export interface WebhooksInputs {
+  readonly fixtures: WebhooksFixtures
+  readonly settings: WebhooksSettingsInput
+  readonly targets: WebhooksTargets
 }
 
 export const webhooksSchemas: DomainSchemas = {
@@ -85,12 +85,18 @@ export const webhooksSchemas: DomainSchemas = {
 
 const RECEIVE = 'webhooks.receive'
 
-export function defineWebhooksDomain(deps: WebhooksDeps): Domain<WebhooksApi, WebhooksState> {
-  const { kernel, gate } = deps
+export const webhooksDomain: DomainModule<'webhooks', object, Domain<WebhooksApi, WebhooksState>, WebhooksInputs> = {
+  name: 'webhooks',
+  schemas: webhooksSchemas,
+  define: ({ kernel, address, use }) => defineWebhooks(kernel, address('webhook'), use(authDomain).gate),
+}
+
+/** `webhookUrl`: the origin of webhook addresses (`{webhook_url}`). */
+function defineWebhooks(kernel: KernelServices, webhookUrl: string, gate: AccessGate): Domain<WebhooksApi, WebhooksState> {
   const { clock, scenarios } = kernel
   const service = new WebhookService({
     clock,
-    webhookUrl: deps.webhookUrl,
+    webhookUrl,
     newToken: () => kernel.ids.token(32).toLowerCase(),
     baseSettings: kernel.baseSettings,
     settingsAt: (webhook) => scenarios.settingsAt(RECEIVE, { webhook }),
@@ -144,17 +150,13 @@ export function defineWebhooksDomain(deps: WebhooksDeps): Domain<WebhooksApi, We
         waitForExecution: (id, predicate, options) => service.waitForExecution(id, predicate, options),
       },
     },
-    schemas: webhooksSchemas,
     docs: async () => {
       const { OPTIONS_DOC, RECEIVE_DOC } = await import('./docs.js')
       return { 'webhooks.options': OPTIONS_DOC, [RECEIVE]: RECEIVE_DOC }
     },
-    baseSettings: {},
     targets: [webhook],
-    secretFields: [],
     load: (fixtures) => service.load(fixtures.of(webhooksSection)),
     state: () => ({ webhooks: service.list().map((view) => webhookState(view, effect(view), service.executionsOf(view.id), kernel.redact)) }),
-    credentials: () => [],
     reset: () => service.reset(),
   }
 }

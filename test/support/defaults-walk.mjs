@@ -1,5 +1,5 @@
 // A walk through everything the default fixtures give, and a few writes that take new ids, as
-// plain data: test/unit/precompiled.test.ts runs it on the sources and on a copy of the built
+// plain data: test/unit/defaults-snapshot.test.ts runs it on the sources and on a copy of the built
 // package (which starts from the build's snapshot) and expects the same answers.
 // Plain JavaScript so that a child `node` can run it against the bundle with no TypeScript loader.
 

@@ -4,11 +4,12 @@
  * throws or unsubscribes hears nothing more, and closing the emulator ends every subscription.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import type { EmulatorCore } from '../../src/emulator-api.js'
+import type { Emulator, EmulatorCore } from '../../src/emulator-api.js'
 import { buildEmulator } from '../../src/emulator.js'
+import { withFetch } from '../../src/adapters/fetch.js'
 import type { EmulatorEvent } from '../../src/index.js'
 
-let emu: EmulatorCore | undefined
+let emu: (EmulatorCore & Emulator) | undefined
 afterEach(async () => {
   await emu?.close()
   emu = undefined
@@ -16,8 +17,8 @@ afterEach(async () => {
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
-async function emulator(): Promise<EmulatorCore> {
-  emu = await buildEmulator({ clock: 'manual' })
+async function emulator(): Promise<EmulatorCore & Emulator> {
+  emu = withFetch(await buildEmulator({ clock: 'manual' }))
   return emu
 }
 

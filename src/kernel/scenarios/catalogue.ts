@@ -33,7 +33,7 @@ export class ScenarioCatalogue {
     for (const file of scenarioFiles(dir)) this.addFile(file)
   }
 
-  /** Adds definitions validated already (the build's snapshot of the built-in scenarios). */
+  /** Adds definitions validated already (the built-in scenarios, validated at build). */
   addValidated(definitions: readonly ScenarioDefinition[]): void {
     for (const definition of definitions) this.#byName.set(definition.name, definition)
   }

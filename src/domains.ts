@@ -1,0 +1,43 @@
+/**
+ * The domains an emulator is made of, in the order they are defined and load their fixtures, and
+ * the public types they add up to: the emulator object, fixture documents, settings, scenario
+ * aims, run options and state. A new domain is its folder and one line in `DOMAINS`.
+ */
+import { authDomain } from './auth/index.js'
+import type { Domain, DomainContext, DomainModule } from './kernel/domain.js'
+import type { FixtureSection } from './kernel/fixtures.js'
+import type { SettingsSection } from './kernel/settings.js'
+import { versionsDomain } from './versions/index.js'
+import { webhooksDomain } from './webhooks/index.js'
+
+export const DOMAINS = [authDomain, versionsDomain, webhooksDomain] as const
+
+/** Every section a fixture document may have. */
+export const FIXTURE_SECTIONS: readonly FixtureSection<unknown>[] = DOMAINS.flatMap((d) => d.schemas.fixtures)
+
+/** Every section of the settings tree. */
+export const SETTINGS_SECTIONS: readonly SettingsSection[] = DOMAINS.flatMap((d) => (d.schemas.settings ? [d.schemas.settings] : []))
+
+type Module = (typeof DOMAINS)[number]
+
+/** `A | B` to `A & B`. */
+type Intersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never
+
+type MadeBy<M> = M extends { define(context: never): infer Made } ? Made : never
+type ApiOf<D> = D extends Domain<infer Api> ? Api : never
+type StateOf<D> = D extends Domain<object, infer State> ? State : never
+type OptionsOf<M> = M extends { define(context: DomainContext<infer Options>): unknown } ? Options : never
+type InputsOf<M> = M extends DomainModule<string, never, Domain, infer Inputs> ? Inputs : never
+
+/** What every domain adds to the emulator object (`emu.webhooks`, `emu.oauth`, …). */
+export type DomainApis = Intersection<ApiOf<MadeBy<Module>>>
+/** What every domain adds to the emulator's state. */
+export type DomainState = Intersection<StateOf<MadeBy<Module>>>
+/** The run options every domain reads. */
+export type DomainOptions = Intersection<OptionsOf<Module>>
+/** The sections of a fixture document, each domain's. */
+export type DomainFixtures = Intersection<InputsOf<Module>['fixtures']>
+/** What a scenario can be aimed at, in every domain. */
+export type DomainTargets = Intersection<InputsOf<Module>['targets']>
+/** Raw settings by section, each field optional. */
+export type DomainSettings = { [M in Module as M['name']]?: InputsOf<M>['settings'] }
