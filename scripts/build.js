@@ -39,7 +39,7 @@ const shared = {
 // The core (src/core.ts) and the command as ES modules, sharing chunks.
 const esm = await build({
   ...shared,
-  entryPoints: { core: 'src/core.ts', cli: 'src/cli.ts', 'json-schemas': 'src/json-schemas.ts', precompile: 'src/precompile.ts' },
+  entryPoints: { core: 'src/core.ts', cli: 'src/cli/index.ts', 'json-schemas': 'src/json-schemas.ts', precompile: 'src/precompile.ts' },
   outdir: 'dist',
   splitting: true,
   format: 'esm',
@@ -67,7 +67,7 @@ const commonJs = {
   banner: { js: 'const __svcMockModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
 }
 await build({ ...commonJs, entryPoints: { core: 'src/core.ts' }, plugins: [mswAdapterOutside] })
-await build({ ...commonJs, entryPoints: { cli: 'src/cli.ts' } })
+await build({ ...commonJs, entryPoints: { cli: 'src/cli/index.ts' } })
 // esbuild escapes every non-ASCII character in code, not in the comments it keeps: escaped there
 // too, the files are ASCII, which src/code-cache.ts reads as one-byte text without decoding UTF-8.
 for (const name of ['core', 'cli']) {

@@ -1,0 +1,85 @@
+/**
+ * What svc-mock says once it listens: the banner a person reads (addresses, default credentials,
+ * commands to try), or the same as one JSON object with `--log json`; and a warning when it is
+ * bound beyond loopback, since its control plane needs no credential.
+ */
+import type { RunningServer } from '../adapters/server.js'
+import { VERSION } from '../version.js'
+import type { CliOptions } from './options.js'
+
+/** The start-up banner as one JSON object (`--log json`): addresses, and the credentials' labels (never their values). */
+export function listeningEvent(server: RunningServer): Record<string, unknown> {
+  const emu = server.emulator
+  const base = emu.urls.base
+  const warning = exposure(server)
+  return {
+    level: 'info',
+    time: new Date().toISOString(),
+    event: 'listening',
+    version: VERSION,
+    url: server.url,
+    host: server.host,
+    port: server.port,
+    urls: { auth: emu.urls.auth, base, webhook: emu.urls.webhook },
+    dashboard: `${base}/__svc-mock/`,
+    controlPlane: `${base}/__svc-mock`,
+    openapi: `${base}/__svc-mock/openapi.json`,
+    webhooks: emu.webhooks.list().map((w) => w.url),
+    credentials: emu.credentials().map((c) => ({ kind: c.kind, id: c.id, label: c.label })),
+    clock: emu.clock.state(),
+    seed: emu.seed,
+    scenarios: emu.scenarios.list().filter((s) => s.active).map((s) => s.name),
+    ...(warning ? { warning } : {}),
+  }
+}
+
+function isLoopback(host: string): boolean {
+  return ['127.0.0.1', 'localhost', '::1'].includes(host) || host.startsWith('127.')
+}
+
+/** The warning for a server bound beyond loopback, or undefined. */
+export function exposure(server: RunningServer): string | undefined {
+  if (isLoopback(server.host)) return undefined
+  return `svc-mock listens beyond loopback, and its control plane (${server.url}/__svc-mock/) needs no credential: anyone who can reach this port can reset it, switch scenarios on and mint tokens. Bind to 127.0.0.1 unless you need this.`
+}
+
+/** The start-up banner for `--log pretty`. */
+export function banner(server: RunningServer, options: CliOptions): string {
+  const emu = server.emulator
+  const base = emu.urls.base
+  const sample = `${base}/acme-collection/acme-tenant/_api/rest/facets/processes/views/default/elements/0f8fad5b-d9cb-469f-a165-70867728950e/versions`
+  const on = emu.scenarios.list().filter((s) => s.active)
+  const clock = emu.clock.state()
+  const loopback = isLoopback(server.host)
+  const bound = server.host.includes(':') ? `[${server.host}]` : server.host
+  const lines = [
+    loopback
+      ? `svc-mock ${VERSION} listening on ${server.url}`
+      : `svc-mock ${VERSION} listening on http://${bound}:${server.port}${bound === '0.0.0.0' || bound === '[::]' ? ' (every network interface of this machine)' : ''}; from here: ${server.url}`,
+    ...(loopback
+      ? []
+      : [
+          `WARNING: svc-mock listens beyond loopback, and its control plane (${server.url}/__svc-mock/) needs no credential:`,
+          '  anyone who can reach this port can reset it, switch scenarios on and mint tokens. Bind to 127.0.0.1 unless you need this.',
+        ]),
+    '',
+    `  REST API ({base_url})   ${base}/{collectionId}/{storageId}/_api/rest/facets/{facetId}/views/{viewId}/elements/{elementId}/versions`,
+    `  OAuth ({auth_url})      ${emu.urls.auth}/oauth2/token, ${emu.urls.auth}/oauth2/authorize, ${emu.urls.auth}/.well-known/openid-configuration`,
+    `  Webhooks                ${emu.urls.webhook}/hooks/{token}  (${emu.webhooks.list().map((w) => w.id).join(', ') || 'none'})`,
+    `  Dashboard               ${base}/__svc-mock/  (open it in a browser: see the requests, steer scenarios, flows, clock)`,
+    `  Control plane           ${base}/__svc-mock/{health, reset, scenarios, clock, journal, elements, webhooks, oauth-clients, state, events}`,
+    `  OpenAPI document        ${base}/__svc-mock/openapi.json`,
+    '',
+    'Default credentials (public test values, from the default fixtures):',
+    ...emu.credentials().map((c) => `  ${c.kind.padEnd(17)} ${c.value}  (${c.label})`),
+    '',
+    'Try:',
+    `  curl -H 'Authorization: AppKey svcmock-app-key' ${sample}`,
+    `  curl -u ci-client:ci-secret -d grant_type=client_credentials ${emu.urls.auth}/oauth2/token`,
+    '',
+    `Clock: ${clock.mode}${clock.mode === 'real' && clock.timeScale !== 1 ? `, time scale ${clock.timeScale}` : ''}; seed ${emu.seed}.` +
+      (on.length > 0 ? ` Scenarios on: ${on.map((s) => s.name).join(', ')}.` : ''),
+    options.log === 'pretty' ? 'Requests are logged below. Ctrl+C stops.' : '',
+  ]
+  return lines.join('\n')
+}

@@ -1,0 +1,117 @@
+/**
+ * The help texts: svc-mock's usage with every flag and its environment twin, and one text for each
+ * command (exec, scenarios, help), each ending with where the documentation is.
+ */
+import { DEFAULT_HOST, DEFAULT_PORT } from '../adapters/constants.js'
+import { packagePath } from '../kernel/package-root.js'
+import { HOMEPAGE, VERSION } from '../version.js'
+import type { CliIo } from './io.js'
+import { hint, UsageError } from './options.js'
+
+/** Where the documentation is, named in every help text. */
+function docsLine(): string {
+  return `Docs: ${packagePath('README.md')} and ${packagePath('docs')}/ (scenarios.md, assumptions.md, openapi.json), also at ${HOMEPAGE}`
+}
+
+const OPTIONS_TEXT = `Options (environment variable in brackets; a flag wins over its variable):
+  --port N              port to listen on, 0 for any free one       [SVC_MOCK_PORT]    default ${DEFAULT_PORT} (exec: 0)
+  --host ADDR           address to bind                             [SVC_MOCK_HOST]    default ${DEFAULT_HOST}
+  --public-url URL      address clients use, if not http://host:port [SVC_MOCK_PUBLIC_URL]
+  --fixtures PATH       fixture file or folder, on top of the defaults; repeatable
+                                                                    [SVC_MOCK_FIXTURES, paths separated by ":"]
+  --no-default-fixtures start from your fixtures only               [SVC_MOCK_DEFAULT_FIXTURES=false]
+  --scenario SPEC       switch a scenario on for the run; repeatable. SPEC is
+                        name[:key=value,...], e.g. latency:ms=2000 or latency:ms=500,times=3
+                                                                    [SVC_MOCK_SCENARIOS, comma-separated]
+  --scenarios DIR       add your own scenario files (*.json); repeatable [SVC_MOCK_SCENARIO_DIRS, ":"]
+  --seed N              seed for generated data and ids             [SVC_MOCK_SEED]    default 1
+  --clock MODE          real or manual (moves only via the control plane) [SVC_MOCK_CLOCK] default real
+  --time-scale X        real seconds per emulated second: 0.01 turns 40 s into 400 ms
+                                                                    [SVC_MOCK_TIME_SCALE] default 1
+  --log FORMAT          pretty, json (one JSON object a line, the banner too) or silent
+                                                                    [SVC_MOCK_LOG]     default pretty
+  --version-list-key K  elements, values or both: the name of the version list
+                                                                    [SVC_MOCK_VERSION_LIST_KEY] default elements
+  --versions-scope S    OAuth scope the versions operation needs     [SVC_MOCK_VERSIONS_SCOPE] default none
+  --static-keys MODE    allowed or rejected (401, as once discontinued) [SVC_MOCK_STATIC_KEYS] default allowed
+  --token-lifetime S    expires_in of access tokens, in seconds     [SVC_MOCK_TOKEN_LIFETIME] default 899
+  --token-algorithm A   RS256, ES256, ES384 or EdDSA                [SVC_MOCK_TOKEN_ALGORITHM] default RS256
+  --consent MODE        auto (consent at once) or page (HTML consent page) [SVC_MOCK_CONSENT] default auto
+  -h, --help            this text
+  -v, --version         the version`
+
+const HELP = `svc-mock ${VERSION}: a local emulator of the platform's OAuth, REST and inbound-webhook APIs.
+
+Usage:
+  svc-mock [options]                     start the emulator (default http://127.0.0.1:${DEFAULT_PORT})
+  svc-mock exec [options] -- <command…>  start it on a free port, run the command with SVC_MOCK_URL
+                                         in its environment, stop it when the command ends
+  svc-mock scenarios [options]           list the failure scenarios with what they do
+  svc-mock help [command]                this text, or a command's
+  svc-mock --help | --version
+
+${OPTIONS_TEXT}
+
+Exit codes: 0 after a clean stop (SIGINT, SIGTERM), 1 when the port is in use or the server fails,
+2 for a bad flag, variable, fixture or scenario file; exec: the command's own code.
+Dashboard (in a browser) and control plane: http://HOST:PORT/__svc-mock/ once running.
+{docs}`
+
+const EXEC_HELP = `svc-mock exec [options] -- <command> [args…]
+
+Starts the emulator (on a free port unless --port or SVC_MOCK_PORT says otherwise), runs the
+command with these variables added to its environment, and stops the emulator when the command
+ends, however it ends. Exits with the command's code (128 + the signal's number when a signal
+ended it; 127 when the command is not found). SIGINT and SIGTERM sent to svc-mock are passed on
+to the command; if svc-mock's own parent goes away (a wrapper killed without passing signals on),
+the command gets SIGTERM too. Nothing is left running either way.
+
+  SVC_MOCK_URL          the emulator's address, e.g. http://127.0.0.1:41234
+  SVC_MOCK_AUTH_URL     {auth_url}: token, authorize, discovery
+  SVC_MOCK_BASE_URL     {base_url}: the REST API and the control plane (/__svc-mock/)
+  SVC_MOCK_WEBHOOK_URL  where webhook addresses live (/hooks/{token})
+
+The emulator writes its log to standard error (standard output is the command's).
+Takes every option of svc-mock (svc-mock help). Example:
+  svc-mock exec --scenario latency:ms=200 -- npm test
+{docs}`
+
+const SCENARIOS_HELP = `svc-mock scenarios [options]
+
+Lists the failure scenarios: each name with its parameters and defaults, and what it does
+(--log json: one JSON object a scenario). --scenarios DIR adds your own files to the list.
+Switch one on with --scenario NAME[:key=value,...], the x-svc-mock-scenario header, or
+POST /__svc-mock/scenarios/NAME.
+{docs}`
+
+const HELP_HELP = `svc-mock help [command]
+
+Prints the usage of svc-mock, or of one command: exec, scenarios, help.
+{docs}`
+
+/** What the command does: `serve` when no command is named. */
+export type Command = 'serve' | 'exec' | 'scenarios' | 'help'
+/** The commands a user names on the command line. */
+export const NAMED_COMMANDS = ['exec', 'scenarios', 'help'] as const
+
+const COMMAND_HELP: Readonly<Record<Command, string>> = { serve: HELP, exec: EXEC_HELP, scenarios: SCENARIOS_HELP, help: HELP_HELP }
+
+/** `svc-mock help [command]`: prints the usage, or one command's. */
+export function help(topics: readonly string[], io: CliIo): number {
+  if (topics.length > 1) throw new UsageError(`help takes one command, got "${topics.join(' ')}"`)
+  const topic = topics[0]
+  if (topic === undefined) {
+    io.out(helpText('serve'))
+    return 0
+  }
+  if (!(NAMED_COMMANDS as readonly string[]).includes(topic)) {
+    throw new UsageError(`no help for "${topic}"${hint(topic, NAMED_COMMANDS)} (commands: ${NAMED_COMMANDS.join(', ')})`)
+  }
+  io.out(helpText(topic as Command))
+  return 0
+}
+
+/** A command's help text with the documentation's whereabouts filled in. */
+export function helpText(command: Command): string {
+  return COMMAND_HELP[command].replace('{docs}', docsLine())
+}

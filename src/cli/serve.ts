@@ -1,0 +1,102 @@
+/**
+ * `svc-mock` serving: starts the server, prints the banner, and closes cleanly on SIGINT or SIGTERM
+ * (exit 0), or when the npm process that started it goes away. The signal and parent watching here
+ * serve `exec` too.
+ */
+import type { RunningServer } from '../adapters/server.js'
+import { createLogger, type Logger } from '../kernel/logger.js'
+import { banner, exposure, listeningEvent } from './banner.js'
+import { type CliIo, reportError } from './io.js'
+import { type CliOptions, emulatorOptions, naming } from './options.js'
+
+/** Starts the server for `serve` and `exec`; on failure stops listening for signals and names the flag at fault. */
+export async function startFor(options: CliOptions, logger: Logger, signals: Signals): Promise<RunningServer> {
+  const { startServer } = await import('../adapters/server.js')
+  try {
+    return await startServer(emulatorOptions(options, logger))
+  } catch (error) {
+    signals.stop()
+    throw naming(options, error)
+  }
+}
+
+/** Serves until a signal; resolves with the exit code once the server has closed. */
+export async function serve(options: CliOptions, io: CliIo): Promise<number> {
+  const signals = new Signals()
+  const logger = createLogger(options.log, io.out, io.err)
+  const server = await startFor(options, logger, signals)
+  io.listening?.()
+  if (options.log === 'pretty') io.out(banner(server, options))
+  if (options.log === 'json') {
+    io.out(JSON.stringify(listeningEvent(server)))
+    const warning = exposure(server)
+    if (warning) io.err(JSON.stringify({ level: 'warn', time: new Date().toISOString(), event: 'exposed', msg: warning }))
+  }
+  return await new Promise<number>((resolve) => {
+    let stopping = false
+    // Started through npm (npx, npm exec, npm start), whose process may be killed without passing
+    // the signal on: when that parent goes away, stop as on SIGTERM instead of serving on orphaned.
+    const unwatch = io.env.npm_command === undefined ? () => undefined : watchParent(() => stop('SIGTERM'))
+    const stop = (signal: NodeJS.Signals): void => {
+      if (stopping) return
+      stopping = true
+      unwatch()
+      if (options.log === 'pretty') io.out(`\nsvc-mock: ${signal} received, closing.`)
+      if (options.log === 'json') io.out(JSON.stringify({ level: 'info', time: new Date().toISOString(), event: 'stopping', signal }))
+      server.close().then(
+        () => {
+          signals.stop()
+          if (options.log === 'json') io.out(JSON.stringify({ level: 'info', time: new Date().toISOString(), event: 'stopped', exitCode: 0 }))
+          resolve(0)
+        },
+        (error: unknown) => {
+          signals.stop()
+          reportError(io, options.log, `failed to close: ${error instanceof Error ? error.message : String(error)}`, 1, 'ERR_FAILED')
+          resolve(1)
+        },
+      )
+    }
+    signals.listen(stop)
+  })
+}
+
+/** SIGINT and SIGTERM, caught from the start (a signal while starting still closes cleanly). */
+export class Signals {
+  #received: NodeJS.Signals | undefined
+  #onSignal: ((signal: NodeJS.Signals) => void) | undefined
+  readonly #handler = (signal: NodeJS.Signals): void => {
+    if (this.#onSignal) this.#onSignal(signal)
+    else this.#received ??= signal
+  }
+
+  constructor() {
+    process.on('SIGINT', this.#handler)
+    process.on('SIGTERM', this.#handler)
+  }
+
+  /** Calls `fn` for each signal from now on, and at once for one that arrived before. */
+  listen(fn: (signal: NodeJS.Signals) => void): void {
+    this.#onSignal = fn
+    if (this.#received !== undefined) fn(this.#received)
+  }
+
+  stop(): void {
+    process.off('SIGINT', this.#handler)
+    process.off('SIGTERM', this.#handler)
+  }
+}
+
+/** Calls `onGone` once if this process's parent goes away (it is then re-parented); returns the stop function. */
+export function watchParent(onGone: () => void): () => void {
+  const parent = process.ppid
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return
+    clearInterval(timer)
+    onGone()
+  }, PARENT_CHECK_MS)
+  timer.unref()
+  return () => clearInterval(timer)
+}
+
+/** How often a run checks that its parent is still there. */
+const PARENT_CHECK_MS = 500
