@@ -50,8 +50,7 @@ export function generationKey(generation: Generation): string {
  * `{base_url}`, which rendering replaces, so they do not depend on the emulator's address.
  */
 export async function generate(generation: Generation): Promise<Iterable<ElementFixture>> {
-  // faker apart from the generator: the command's CommonJS build (bin/svc-mock.js) leaves it out
-  // and loads it with import() only when a fixture needs it.
+  // faker is big and most runs never need it (the build's snapshot holds the default elements).
   const [{ generateElements }, { faker }] = await Promise.all([import('./generate.js'), import('@faker-js/faker/locale/en')])
   return generateElements(generation.count, { storage: generation.storage, facet: generation.facet, seed: generation.seed, baseUrl: '{base_url}', users: generation.users, faker })
 }

@@ -3,8 +3,7 @@
  * behaviour: a built package that starts from it answers exactly as the sources do, which compute
  * everything, down to the ids taken after start. The package is copied first (new modification
  * times, as an install gives), without faker and without the generator's chunk, so the walk can
- * only succeed if the snapshot was used; and it runs in both forms of the core (the CommonJS file
- * compiled with a code cache, and the ES modules).
+ * only succeed if the snapshot was used.
  */
 import { execFileSync } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
@@ -39,22 +38,13 @@ function packageCopy(): string {
   return dir
 }
 
-/** The core's two forms (src/core-loader.ts): chosen by NODE_DISABLE_COMPILE_CACHE. */
-const FORMS = ['commonjs', 'es modules'] as const
-type Form = (typeof FORMS)[number]
-const envFor = (form: Form): NodeJS.ProcessEnv => ({
-  ...process.env,
-  TMPDIR: mkdtempSync(join(tmpdir(), 'svc-mock-precompiled-cache-')),
-  NODE_DISABLE_COMPILE_CACHE: form === 'commonjs' ? '' : '1',
-})
-
-function walkBuilt(dir: string, form: Form, seed?: number): unknown {
+function walkBuilt(dir: string, seed?: number): unknown {
   const script = `
     import { createEmulator } from ${JSON.stringify(join(dir, 'dist', 'index.js'))}
     import { walkDefaults } from ${JSON.stringify(join(root, 'test', 'support', 'defaults-walk.mjs'))}
     process.stdout.write(JSON.stringify(await walkDefaults(createEmulator, ${JSON.stringify(seed === undefined ? {} : { seed })})))
   `
-  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'], env: envFor(form) }))
+  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] }))
 }
 
 /** What the child printed when the walk failed. */
@@ -72,7 +62,7 @@ describe('the build snapshot of the defaults', () => {
     expect(existsSync(join(root, 'dist', 'precompiled.json'))).toBe(true)
   })
 
-  it.each(FORMS)('gives a built package, installed anew, the answers and ids of the sources (core as %s)', async (form) => {
+  it('gives a built package, installed anew, the answers and ids of the sources', async () => {
     const fromSources = JSON.parse(JSON.stringify(await walkDefaults(createEmulator)).replaceAll(root, '<package>'))
     expect(fromSources.elements.length).toBeGreaterThan(20)
     expect(fromSources.addVersion.status).toBe(201)
@@ -80,7 +70,7 @@ describe('the build snapshot of the defaults', () => {
     expect(fromSources.webhook.status).toBe(200)
     const dir = packageCopy()
     // Files named in the answers (fixture and scenario sources) are the copy's.
-    expect(JSON.parse(JSON.stringify(walkBuilt(dir, form)).replaceAll(dir, '<package>'))).toEqual(fromSources)
+    expect(JSON.parse(JSON.stringify(walkBuilt(dir)).replaceAll(dir, '<package>'))).toEqual(fromSources)
   })
 
   it('spares only the settings it validated: a built package still refuses bad settings, from an option or given as settings', () => {
@@ -108,14 +98,14 @@ describe('the build snapshot of the defaults', () => {
     })
   })
 
-  it.each(FORMS)('is not used for another seed, nor once a default fixture changed (core as %s)', async (form) => {
+  it('is not used for another seed, nor once a default fixture changed', () => {
     const dir = packageCopy()
     // Another seed generates other elements: the generator is needed, and it is gone from the copy (faker too).
-    expect(failureOf(() => walkBuilt(dir, form, 7))).toContain('MODULE_NOT_FOUND')
+    expect(failureOf(() => walkBuilt(dir, 7))).toContain('MODULE_NOT_FOUND')
     const fixture = join(dir, 'fixtures', 'default', '90-generate.json')
     const edited = JSON.parse(readFileSync(fixture, 'utf8'))
     edited.generate.elements = 3
     writeFileSync(fixture, JSON.stringify(edited))
-    expect(failureOf(() => walkBuilt(dir, form))).toContain('MODULE_NOT_FOUND')
+    expect(failureOf(() => walkBuilt(dir))).toContain('MODULE_NOT_FOUND')
   })
 })
