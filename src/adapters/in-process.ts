@@ -19,17 +19,10 @@ export interface InProcessEmulator extends Emulator {
 
 export type MswAdapter = typeof import('./msw.js')
 
-/**
- * How the msw adapter (`svc-mock/msw`, the module that imports msw) is loaded: import() here. The
- * package's loader (src/core-loader.ts) gives the CommonJS core its own import() instead, since
- * code compiled through node:vm cannot import.
- */
-export const mswAdapterLoader: { load: () => Promise<MswAdapter> } = { load: () => import('./msw.js') }
-
 /** The msw adapter, or the reason it cannot load when msw itself is not installed. */
 async function loadMswAdapter(): Promise<MswAdapter | MswMissingError> {
   try {
-    return await mswAdapterLoader.load()
+    return await import('./msw.js')
   } catch (error) {
     if (isMissingMsw(error)) return new MswMissingError(error)
     throw error

@@ -9,7 +9,6 @@ import { DEFAULT_BODY_LIMIT, SCENARIO_HEADER } from './constants.js'
 import { near } from './closest.js'
 import type { ScenarioTarget } from './domain.js'
 import { HttpError, PayloadTooLargeError, UnknownScenarioError } from './errors.js'
-import { answered } from './first-answer.js'
 import { HeaderFields } from './headers.js'
 import type { Journal, Transport } from './journal.js'
 import type { Logger } from './logger.js'
@@ -253,7 +252,6 @@ export class Pipeline {
     definition: RouteDefinition | undefined,
     near?: NearMiss,
   ): Reply {
-    answered()
     if (definition?.unjournaled) return reply
     const { journal, logger, clock } = this.#services
     const failed = reply.fault !== undefined && reply.fault !== 'cut-body'
