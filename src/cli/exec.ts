@@ -22,7 +22,6 @@ export async function execCommand(options: CliOptions, command: readonly string[
   const { spawn } = await import('node:child_process')
   const { constants } = await import('node:os')
   const server = await startFor(options, logger, signals)
-  io.listening?.()
   const urls = server.emulator.urls
   const env: Record<string, string | undefined> = {
     ...io.env,

@@ -9,8 +9,6 @@ export interface CliIo {
   out: (text: string) => void
   err: (text: string) => void
   env: Readonly<Record<string, string | undefined>>
-  /** Called once the server listens (`serve`, `exec`): start-up is over (the bin then keeps its code cache). */
-  listening?: () => void
 }
 
 /** The process's own standard output, standard error and environment. */

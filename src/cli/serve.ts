@@ -25,7 +25,6 @@ export async function serve(options: CliOptions, io: CliIo): Promise<number> {
   const signals = new Signals()
   const logger = createLogger(options.log, io.out, io.err)
   const server = await startFor(options, logger, signals)
-  io.listening?.()
   if (options.log === 'pretty') io.out(banner(server, options))
   if (options.log === 'json') {
     io.out(JSON.stringify(listeningEvent(server)))
