@@ -7,7 +7,6 @@
 import type { Clock, Task } from './clock.js'
 import { DEFAULT_BODY_LIMIT, SCENARIO_HEADER } from './constants.js'
 import { near } from './closest.js'
-import type { ScenarioTarget } from './domain.js'
 import { HttpError, PayloadTooLargeError, UnknownScenarioError } from './errors.js'
 import { HeaderFields } from './headers.js'
 import type { Journal, Transport } from './journal.js'
@@ -17,8 +16,11 @@ import { type FaultKind, type Reply, fault, fixedBody, headersOf, json, text } f
 import type { IncomingRequest } from './request.js'
 import { type CompiledPattern, RouteTable, compilePattern } from './router.js'
 import type { HttpMethod, RequestContext, RouteDefinition } from './route.js'
-import { type ActiveScenario, type ScenarioDecision, type ScenarioEngine, type ScenarioOutcome, untouched } from './scenarios/engine.js'
+import type { ActiveScenario } from './scenarios/active.js'
+import { type ScenarioDecision, type ScenarioOutcome, untouched } from './scenarios/decide.js'
+import type { ScenarioEngine } from './scenarios/engine.js'
 import { parseActivations } from './scenarios/syntax.js'
+import type { ScenarioTarget } from './scenarios/targets.js'
 import type { SettingsTree } from './settings.js'
 
 /** The targets of a request no scenario on is aimed at by target (nothing to read from it). */
