@@ -17,7 +17,7 @@ import { HeaderFields } from './headers.js'
 import { Ring } from './ring.js'
 import type { Clock } from './clock.js'
 import { DEFAULT_WAIT_MS, JOURNAL_BODY_LIMIT } from './constants.js'
-import type { NearMiss } from './near-miss.js'
+import type { NearMiss } from './unmatched.js'
 import type { Redactor } from './redact.js'
 import { routeMatches } from './route.js'
 
