@@ -1,6 +1,6 @@
 /**
  * Journaling an answered request: the pipeline's last step. It hands the journal the raw parts of
- * the exchange and, when logging is on, logs its journal entry.
+ * the exchange and, when logging is on, logs the line read from that record (journal-entry.ts).
  */
 import type { Clock } from './clock.js'
 import type { Journal, Transport } from './journal.js'
@@ -46,11 +46,8 @@ export function recordExchange(services: { readonly journal: Journal; readonly l
     responseBody: definition?.control ? undefined : fixedBody(reply),
     secretResponse: definition?.secretResponse === true,
     requestBytes: request.body?.kept(),
-    ...(exchange.nearMiss === undefined ? {} : { nearMiss: exchange.nearMiss }),
+    nearMiss: exchange.nearMiss,
   }
-  const seq = journal.record(record)
-  if (logger.format !== 'silent') {
-    const entry = journal.get(seq)
-    if (entry) logger.request(entry)
-  }
+  journal.record(record)
+  if (logger.format !== 'silent') logger.request(journal.line(record))
 }
