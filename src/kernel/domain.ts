@@ -12,8 +12,7 @@ import type { SeededIds } from './ids.js'
 import type { Logger } from './logger.js'
 import type { Redactor } from './redact.js'
 import type { RouteDefinition, RouteDoc } from './route.js'
-import type { RequestTargets } from './scenarios/engine.js'
-import type { RequestBody } from './request.js'
+import type { RequestTargets, ScenarioTarget } from './scenarios/targets.js'
 import type { SettingsSection, SettingsTree } from './settings.js'
 
 
@@ -23,26 +22,8 @@ export interface DomainSchemas {
   readonly fixtures: readonly FixtureSection<unknown>[]
 }
 
-/** What a scenario target reads from a request. */
-export interface TargetSource {
-  readonly routeId: string
-  readonly params: Readonly<Record<string, string>>
-  readonly url: URL
-  readonly headers: Headers
-  readonly body: RequestBody | null
-}
-
-/**
- * Something a scenario can be aimed at (`webhook=orders`, `client=ci-client`): its name, how to
- * read it from a request (only when an active scenario is aimed at this name), and the values
- * that exist now (for messages that name the closest one).
- */
-export interface ScenarioTarget {
-  readonly name: string
-  readonly description: string
-  read(request: TargetSource): string | undefined | Promise<string | undefined>
-  values(): readonly string[]
-}
+/** Declared with the scenarios, which compare them with each scenario's aim; the domains import them from here. */
+export type { ScenarioTarget, TargetSource } from './scenarios/targets.js'
 
 /** A line of the start-up banner: a credential worth printing (the defaults are public test values). */
 export interface CredentialInfo {

@@ -7,7 +7,7 @@
  */
 import { STATUS_CODES } from 'node:http'
 import type { JournalEntry } from './journal.js'
-import type { NearMiss } from './near-miss.js'
+import type { NearMiss } from './unmatched.js'
 
 export interface HarNameValue {
   name: string

@@ -1,16 +1,32 @@
 /**
  * Logging: `pretty` (one line a request, for people), `json` (one object a line, for machines:
  * `{level, time, event, …}`, requests on standard output, warnings and errors on standard error)
- * or `silent` (the in-process default). Secrets never reach a log line: requests are logged from
- * their journal entries, which are already redacted.
+ * or `silent` (the in-process default). Secrets never reach a log line: a request's line is read
+ * from its journal record, its path redacted as the journal's entries are, and shows no header or body.
  */
-import type { JournalEntry } from './journal.js'
 
 export type LogFormat = 'pretty' | 'json' | 'silent'
 
+/** What a request's log line shows (a journal entry has these fields too). */
+export interface RequestLine {
+  /** Emulator time the request arrived, ISO 8601. */
+  readonly time: string
+  /** Route id, or `unmatched`. */
+  readonly route: string
+  readonly method: string
+  /** Path and query string, secrets redacted. */
+  readonly path: string
+  /** Status answered; 0 when the scenario made it a network error. */
+  readonly status: number
+  readonly identity: string | null
+  readonly scenarios: readonly string[]
+  /** Emulator milliseconds from arrival to answer. */
+  readonly durationMs: number
+}
+
 export interface Logger {
   readonly format: LogFormat
-  request(entry: JournalEntry): void
+  request(line: RequestLine): void
   info(message: string): void
   warn(message: string): void
   error(message: string, error?: unknown): void
@@ -27,18 +43,18 @@ export function createLogger(format: LogFormat, out: LogSink = stdoutSink, err: 
       sink(JSON.stringify({ level, time: new Date().toISOString(), ...fields }))
     return {
       format,
-      request: (entry) =>
+      request: (line) =>
         emit(out, 'info', {
           event: 'request',
           msg: 'request',
-          route: entry.route,
-          method: entry.method,
-          path: entry.path,
-          status: entry.status,
-          identity: entry.identity,
-          scenarios: entry.scenarios,
-          durationMs: entry.durationMs,
-          emulatorTime: entry.time,
+          route: line.route,
+          method: line.method,
+          path: line.path,
+          status: line.status,
+          identity: line.identity,
+          scenarios: line.scenarios,
+          durationMs: line.durationMs,
+          emulatorTime: line.time,
         }),
       info: (message) => emit(out, 'info', { event: 'log', msg: message }),
       warn: (message) => emit(err, 'warn', { event: 'log', msg: message }),
@@ -47,11 +63,11 @@ export function createLogger(format: LogFormat, out: LogSink = stdoutSink, err: 
   }
   return {
     format,
-    request(entry) {
-      const status = entry.status === 0 ? 'network error' : String(entry.status)
-      const who = entry.identity ? `  ${entry.identity}` : ''
-      const shaped = entry.scenarios.length > 0 ? `  [scenario: ${entry.scenarios.join(', ')}]` : ''
-      out(`${entry.time.slice(11, 23)}  ${entry.method.padEnd(6)} ${entry.path} -> ${status}  ${entry.route}${who}${shaped}`)
+    request(line) {
+      const status = line.status === 0 ? 'network error' : String(line.status)
+      const who = line.identity ? `  ${line.identity}` : ''
+      const shaped = line.scenarios.length > 0 ? `  [scenario: ${line.scenarios.join(', ')}]` : ''
+      out(`${line.time.slice(11, 23)}  ${line.method.padEnd(6)} ${line.path} -> ${status}  ${line.route}${who}${shaped}`)
     },
     info: (message) => out(message),
     warn: (message) => err(`warning: ${message}`),

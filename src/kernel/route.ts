@@ -8,6 +8,7 @@ import type { z } from 'zod'
 import type { HttpError } from './errors.js'
 import type { Reply } from './reply.js'
 import type { RequestBody } from './request.js'
+import type { CompiledPattern } from './router.js'
 import type { SettingsTree } from './settings.js'
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
@@ -105,6 +106,12 @@ export interface RouteDefinition {
   scenarioError?(code: string, ctx: RequestContext, message: string | undefined): Reply | undefined
   /** The answer to a body over `bodyLimit`. */
   tooLarge?(ctx: RequestContext): Reply
+}
+
+/** A route with its path pattern compiled, as the pipeline matches it. */
+export interface CompiledRoute {
+  readonly definition: RouteDefinition
+  readonly pattern: CompiledPattern
 }
 
 /** `versions.list` matches itself; `versions.*` or `versions` match every versions route; `*` all. */

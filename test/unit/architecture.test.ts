@@ -1,7 +1,8 @@
 /**
  * The shape of the house, checked on every run: each domain is entered only through its
- * `index.ts`, the kernel imports nothing outside itself, and no code line of the kernel names a
- * domain's concepts (a webhook, an OAuth client). Read from the source's own import statements.
+ * `index.ts`, the kernel imports nothing outside itself, no module imports itself back through
+ * others, and no code line of the kernel names a domain's concepts (a webhook, an OAuth client).
+ * Read from the source's own import statements.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -62,5 +63,21 @@ describe('the house', () => {
       })
     }
     expect(named).toEqual([])
+  })
+
+  it('no module imports itself back through others (type-only imports count)', () => {
+    const next = new Map<string, string[]>()
+    for (const i of all) next.set(i.from, [...(next.get(i.from) ?? []), i.to])
+    const circles: string[] = []
+    const done = new Set<string>()
+    const visit = (file: string, path: string[]): void => {
+      const at = path.indexOf(file)
+      if (at >= 0) return void circles.push([...path.slice(at), file].join(' -> '))
+      if (done.has(file)) return
+      for (const to of next.get(file) ?? []) visit(to, [...path, file])
+      done.add(file)
+    }
+    for (const file of next.keys()) visit(file, [])
+    expect(circles).toEqual([])
   })
 })

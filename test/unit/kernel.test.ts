@@ -5,6 +5,7 @@ import * as z from 'zod'
 import { Clock } from '../../src/kernel/clock.js'
 import { HeaderFields } from '../../src/kernel/headers.js'
 import { SeededIds } from '../../src/kernel/ids.js'
+import { JOURNAL_BODY_LIMIT } from '../../src/kernel/constants.js'
 import { Journal, type JournalRecord } from '../../src/kernel/journal.js'
 import { Redactor } from '../../src/kernel/redact.js'
 import { compilePattern, RouteTable } from '../../src/kernel/router.js'
@@ -53,7 +54,7 @@ describe('Journal', () => {
     ])
   })
 
-  it('reuses the slot of the entry it drops once full, without changing entries already read', () => {
+  it('gives each kept entry its own fields, and an entry read before it dropped out stays as it was read', () => {
     const journal = new Journal(new Clock({ mode: 'manual' }), redactor(), 2)
     const headers = (n: number): Headers => new Headers({ 'x-n': String(n), ...(n % 2 === 0 ? { authorization: 'Bearer secret' } : { 'content-type': 'application/json' }) })
     const record = (n: number): number =>
@@ -64,18 +65,16 @@ describe('Journal', () => {
           requestHeaders: headers(n),
           identity: n % 3 === 0 ? null : `id-${n}`,
           requestBytes: n % 2 === 0 ? undefined : new TextEncoder().encode(`{"n":${n}}`),
-          ...(n === 4 ? { nearMiss: { route: 'r.x', differs: 'path' } as never } : {}),
+          ...(n === 4 ? { nearMiss: { route: { id: 'r.x', method: 'GET', path: '/x', origin: 'https://x' }, differences: [] } } : {}),
         }),
       )
     const first = [record(1), record(2)]
     const early = journal.get(first[0] ?? 0)
     const snapshot = JSON.stringify(early)
     for (let n = 3; n <= 7; n++) record(n)
-    // What was read before its slot was reused is unchanged; the journal no longer gives it.
     expect(JSON.stringify(early)).toBe(snapshot)
     expect(early?.path).toBe('/p/1?q=1')
     expect(journal.get(first[0] ?? 0)).toBeUndefined()
-    // The kept entries are the newest ones, each with its own fields (none left over from the slot's last record).
     const kept = journal.list()
     expect(kept.map((e) => [e.seq, e.route, e.status, e.method, e.path, e.identity])).toEqual([
       [6, 'r.6', 206, 'GET', '/p/6?q=6', null],
@@ -119,7 +118,7 @@ describe('Journal', () => {
     expect(journal.get(1)).toBe(logged)
   })
 
-  it('gives back every header and body byte as recorded, from either kind of header set, and never mixes up sets it shares', () => {
+  it('gives back every header and body byte as recorded, from either kind of header set', () => {
     const journal = new Journal(new Clock({ mode: 'manual' }), redactor(), 1000)
     const socketHeaders = HeaderFields.fromRaw(['Host', '127.0.0.1:4010', 'X-Tag', 'a', 'x-tag', 'b', 'Content-Type', 'application/json', 'Empty', ''])
     const answer = new HeaderFields()
@@ -132,12 +131,19 @@ describe('Journal', () => {
     expect(first?.request.headers).toEqual({ host: '127.0.0.1:4010', 'x-tag': 'a, b', 'content-type': 'application/json', empty: '' })
     expect(first?.request.bodyText).toBe('{"name":"Zoë","note":"✓"}')
     expect(first?.response).toEqual({ headers: { vary: 'origin, accept', 'content-type': 'text/plain; charset=utf-8' }, body: 'Accepted' })
-    // Past the table of shared sets (256), each entry keeps its own headers.
-    for (let i = 0; i < 600; i++) journal.record(entry(`r.${i}`, 200, { requestHeaders: new Headers({ 'x-n': String(i % 300), accept: 'text/plain' }) }))
-    const all = journal.list()
-    expect(all).toHaveLength(601)
-    all.slice(1).forEach((e, i) => expect(e.request.headers).toEqual({ accept: 'text/plain', 'x-n': String(i % 300) }))
     expect(journal.get(1)).toBe(first)
+  })
+
+  it('shows a request body as sent up to the journal body limit, and not one larger', () => {
+    const journal = new Journal(new Clock({ mode: 'manual' }), redactor(), 10)
+    const json = (size: number): Uint8Array => new TextEncoder().encode(JSON.stringify({ pad: 'x'.repeat(size) }))
+    const headers = new Headers({ 'content-type': 'application/json' })
+    journal.record(entry('small', 200, { method: 'POST', requestHeaders: headers, requestBytes: json(100) }))
+    journal.record(entry('large', 200, { method: 'POST', requestHeaders: headers, requestBytes: json(JOURNAL_BODY_LIMIT) }))
+    expect(journal.list().map((e) => [e.route, e.request.bodyText?.length])).toEqual([
+      ['small', 110],
+      ['large', undefined],
+    ])
   })
 
   it('wait resolves with the next match, or undefined after the timeout on the emulator clock', async () => {
@@ -353,5 +359,69 @@ describe('Pipeline: headers a route sets on its context', () => {
     expect(reply.headers.get('x-added')).toBe('1')
     expect(reply.headers.get('x-both')).toBe('from the reply')
     expect(reply.headers.getSetCookie()).toEqual(['a=1', 'b=2'])
+  })
+})
+
+describe('request log', () => {
+  const serveLogged = async (format: 'pretty' | 'json'): Promise<{ lines: string[]; journal: Journal }> => {
+    const clock = new Clock({ mode: 'manual' })
+    const journal = new Journal(clock, redactor(), 10)
+    const lines: string[] = []
+    const pipeline = new Pipeline(
+      {
+        clock,
+        journal,
+        scenarios: new ScenarioEngine(new ScenarioCatalogue(() => undefined), () => ({})),
+        logger: createLogger(format, (line) => lines.push(line), (line) => lines.push(line)),
+        settings: () => ({}),
+        origins: { base: 'https://emu.test' },
+        targets: [],
+        routeList: 'GET /routes',
+      },
+      [
+        {
+          id: 'test.token',
+          method: 'POST',
+          path: '/token',
+          origin: 'base',
+          summary: 'answers a token',
+          secretResponse: true,
+          resolve: (ctx) => {
+            ctx.identity = 'ci-client'
+            ctx.journalBody = { client_secret: 'body-s3cret' }
+            return text(JSON.stringify({ access_token: 'tok-s3cret' }), { headers: { 'content-type': 'application/json' } })
+          },
+        },
+      ],
+    )
+    const request = {
+      method: 'POST',
+      url: new URL('https://emu.test/token?client_secret=query-s3cret&scope=a'),
+      headers: new Headers({ authorization: 'Basic header-s3cret', 'content-type': 'application/x-www-form-urlencoded' }),
+      body: null,
+    }
+    await pipeline.serve(request, 'in-process')
+    await pipeline.serve({ ...request, url: new URL('https://emu.test/nowhere?code=code-s3cret') }, 'in-process')
+    return { lines, journal }
+  }
+
+  it('pretty: one line a request with the path redacted as the journal entry, and no secret', async () => {
+    const { lines, journal } = await serveLogged('pretty')
+    const [token, unmatched] = journal.list()
+    expect(lines).toEqual([
+      `${token?.time.slice(11, 23)}  POST   ${token?.path} -> 200  test.token  ci-client`,
+      `${unmatched?.time.slice(11, 23)}  POST   ${unmatched?.path} -> 404  unmatched`,
+    ])
+    expect(token?.path).toBe('/token?client_secret=%5Bredacted%5D&scope=a')
+    expect(lines.join('\n')).not.toMatch(/s3cret/)
+  })
+
+  it('json: the line has the entry\'s summary fields only, with the path redacted, and no secret', async () => {
+    const { lines, journal } = await serveLogged('json')
+    const [token] = journal.list()
+    const logged = JSON.parse(lines[0] ?? '{}') as Record<string, unknown>
+    expect(Object.keys(logged).sort()).toEqual(['durationMs', 'emulatorTime', 'event', 'identity', 'level', 'method', 'msg', 'path', 'route', 'scenarios', 'status', 'time'])
+    expect(logged).toMatchObject({ event: 'request', route: 'test.token', method: 'POST', path: token?.path, status: 200, identity: 'ci-client', scenarios: [], emulatorTime: token?.time })
+    expect(lines.join('\n')).not.toMatch(/s3cret/)
   })
 })
