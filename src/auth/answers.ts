@@ -3,22 +3,17 @@
  * limit): here rather than in docs.ts, which loads only when an OpenAPI document is asked for.
  */
 import * as z from 'zod'
-import { onFirstUse } from '../kernel/on-first-use.js'
 
-export const TokenResponseBody = onFirstUse(() =>
-  z.object({
-    access_token: z.string().meta({ description: 'A JWT (RS256 unless --token-algorithm says otherwise).' }),
-    scope: z.string().meta({ description: 'Granted scopes, space-separated.' }),
-    token_type: z.literal('Bearer'),
-    expires_in: z.number().int().meta({ description: 'Seconds; default 899.' }),
-    refresh_token: z.string().optional().meta({ description: 'Authorization code and device grants only; rotated on each use.' }),
-  }).meta({ id: 'TokenResponse' }),
-)
+export const TokenResponseBody = z.object({
+  access_token: z.string().meta({ description: 'A JWT (RS256 unless --token-algorithm says otherwise).' }),
+  scope: z.string().meta({ description: 'Granted scopes, space-separated.' }),
+  token_type: z.literal('Bearer'),
+  expires_in: z.number().int().meta({ description: 'Seconds; default 899.' }),
+  refresh_token: z.string().optional().meta({ description: 'Authorization code and device grants only; rotated on each use.' }),
+}).meta({ id: 'TokenResponse' })
 
 /** The platform's rate limit (scenario `rate-limited`). */
-export const RateLimitBody = onFirstUse(() =>
-  z.object({ title: z.literal('Rate limit exceeded'), status: z.literal(429), detail: z.string(), errorCode: z.literal('LIMIT_RATE_EXCEEDED') }).meta({ id: 'RateLimitError' }),
-)
+export const RateLimitBody = z.object({ title: z.literal('Rate limit exceeded'), status: z.literal(429), detail: z.string(), errorCode: z.literal('LIMIT_RATE_EXCEEDED') }).meta({ id: 'RateLimitError' })
 
 export const RATE_LIMIT_HEADERS = {
   'x-ratelimit-limit': 'Requests allowed in the window.',

@@ -9,37 +9,32 @@ import type { FixtureSection, Sourced } from '../kernel/fixtures.js'
 import { parseBody } from '../kernel/validation.js'
 import { IndexedCollection } from '../kernel/store.js'
 import { Permission } from './permissions.js'
-import { onFirstUse } from '../kernel/on-first-use.js'
 
-export const User = onFirstUse(() =>
-  z.strictObject({
-    /** Login name, used as `login_hint` and as the `sub` of code-grant tokens. */
-    id: z.string().regex(/^[A-Za-z0-9._@-]+$/, 'must be letters, digits, ".", "_", "@" or "-"'),
-    name: z.string().min(1),
-    email: z.string().email().optional(),
-    /** Id of the user's element in the `users` facet, which element relations point at. */
-    elementId: z.string().optional(),
-    permissions: z.array(Permission).default([]),
-  }),
-)
+export const User = z.strictObject({
+  /** Login name, used as `login_hint` and as the `sub` of code-grant tokens. */
+  id: z.string().regex(/^[A-Za-z0-9._@-]+$/, 'must be letters, digits, ".", "_", "@" or "-"'),
+  name: z.string().min(1),
+  email: z.string().email().optional(),
+  /** Id of the user's element in the `users` facet, which element relations point at. */
+  elementId: z.string().optional(),
+  permissions: z.array(Permission).default([]),
+})
 export type User = z.infer<typeof User>
 export type UserInput = z.input<typeof User>
 
-export const ApiKey = onFirstUse(() =>
-  z
-    .strictObject({
-      /** A name for the key (shown in the journal instead of the key itself). */
-      id: z.string().min(1),
-      kind: z.enum(['user', 'app']),
-      /** The secret value sent in the Authorization header. */
-      key: z.string().min(8, 'must be at least 8 characters'),
-      /** For a user API key: the user it acts as (it has that user's permissions). */
-      userId: z.string().optional(),
-      /** For an application key: its own permissions. */
-      permissions: z.array(Permission).default([]),
-    })
-    .refine((k) => k.kind !== 'user' || k.userId !== undefined, { message: 'a user API key needs "userId"', path: ['userId'] }),
-)
+export const ApiKey = z
+  .strictObject({
+    /** A name for the key (shown in the journal instead of the key itself). */
+    id: z.string().min(1),
+    kind: z.enum(['user', 'app']),
+    /** The secret value sent in the Authorization header. */
+    key: z.string().min(8, 'must be at least 8 characters'),
+    /** For a user API key: the user it acts as (it has that user's permissions). */
+    userId: z.string().optional(),
+    /** For an application key: its own permissions. */
+    permissions: z.array(Permission).default([]),
+  })
+  .refine((k) => k.kind !== 'user' || k.userId !== undefined, { message: 'a user API key needs "userId"', path: ['userId'] })
 export type ApiKey = z.infer<typeof ApiKey>
 export type ApiKeyFixture = z.input<typeof ApiKey>
 
@@ -103,15 +98,13 @@ export class Directory {
   }
 }
 
-export const CreateApiKeyBody = onFirstUse(() =>
-  z.strictObject({
-    kind: z.enum(['user', 'app']),
-    userId: z.string().optional(),
-    permissions: z.array(Permission).optional(),
-    id: z.string().min(1).optional(),
-    key: z.string().min(8).optional(),
-  }),
-)
+export const CreateApiKeyBody = z.strictObject({
+  kind: z.enum(['user', 'app']),
+  userId: z.string().optional(),
+  permissions: z.array(Permission).optional(),
+  id: z.string().min(1).optional(),
+  key: z.string().min(8).optional(),
+})
 /** A static key as `emu.apiKeys.create()` and `POST /__svc-mock/api-keys` take it. */
 export type ApiKeyInput = z.input<typeof CreateApiKeyBody>
 

@@ -4,14 +4,11 @@
  * a scope never adds a permission. `*` as the action, or a resource ending in `*`, is a wildcard.
  */
 import * as z from 'zod'
-import { onFirstUse } from '../kernel/on-first-use.js'
 
-export const Permission = onFirstUse(() =>
-  z.strictObject({
-    action: z.string().min(1),
-    resource: z.string().min(1),
-  }),
-)
+export const Permission = z.strictObject({
+  action: z.string().min(1),
+  resource: z.string().min(1),
+})
 export type Permission = z.infer<typeof Permission>
 
 export function hasPermission(granted: readonly Permission[], needed: Permission): boolean {

@@ -10,16 +10,13 @@ import type { Reply } from '../kernel/reply.js'
 import type { RequestContext } from '../kernel/route.js'
 import type { AccessGate } from './gate.js'
 import { teamBody } from './wire.js'
-import { onFirstUse } from '../kernel/on-first-use.js'
 
-export const Team = onFirstUse(() =>
-  z.strictObject({
-    id: z.string().min(1),
-    name: z.string().min(1),
-    /** The team's host name; default: the host of `{base_url}`. */
-    domain: z.string().min(1).optional(),
-  }),
-)
+export const Team = z.strictObject({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  /** The team's host name; default: the host of `{base_url}`. */
+  domain: z.string().min(1).optional(),
+})
 export type Team = z.infer<typeof Team>
 export type TeamInput = z.input<typeof Team>
 

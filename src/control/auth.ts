@@ -12,18 +12,15 @@ import type { RequestContext, RouteDefinition } from '../kernel/route.js'
 import { parseBody } from '../kernel/validation.js'
 import { readInput, readJson } from './body.js'
 import { noContent, controlRoute as route } from './route.js'
-import { onFirstUse } from '../kernel/on-first-use.js'
 
 /** The body of `POST …/oauth-tokens`: what the token is for (the answer is what the token endpoint would issue). */
-export const IssueTokenBody = onFirstUse(() =>
-  z.strictObject({
-    clientId: z.string().min(1),
-    scope: z.union([z.string(), z.array(z.string())]).optional(),
-    userId: z.string().min(1).optional(),
-  }),
-)
+export const IssueTokenBody = z.strictObject({
+  clientId: z.string().min(1),
+  scope: z.union([z.string(), z.array(z.string())]).optional(),
+  userId: z.string().min(1).optional(),
+})
 /** The body of `POST …/device-codes/:userCode/approve`. */
-export const ApproveBody = onFirstUse(() => z.strictObject({ userId: z.string().min(1).optional() }))
+export const ApproveBody = z.strictObject({ userId: z.string().min(1).optional() })
 
 export function authRoutes(emu: EmulatorCore): RouteDefinition[] {
   const clientId = (ctx: RequestContext): string => ctx.params.clientId ?? ''

@@ -14,9 +14,8 @@ import { ParamValue } from '../kernel/scenarios/schema.js'
 import { parseBody } from '../kernel/validation.js'
 import { optionalInt, optionalString, readJson } from './body.js'
 import { noContent, controlRoute as route } from './route.js'
-import { onFirstUse } from '../kernel/on-first-use.js'
 
-export const AdvanceBody = onFirstUse(() => z.strictObject({ ms: z.number().finite().min(0) }))
+export const AdvanceBody = z.strictObject({ ms: z.number().finite().min(0) })
 
 /** The body of POST /scenarios/:name for these targets; built when first needed, once per process. */
 const scenarioOnBodies = new Map<string, z.ZodType<Record<string, unknown>>>()

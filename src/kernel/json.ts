@@ -5,11 +5,10 @@
  * anyway; in-process, whatever `JSON.stringify` takes is sent as it would send it).
  */
 import * as z from 'zod'
-import { onFirstUse } from './on-first-use.js'
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue }
 
 export type JsonObject = { [key: string]: JsonValue }
 
 /** Any JSON value (in JSON Schema: any value). */
-export const JsonValue: z.ZodType<JsonValue, JsonValue> = onFirstUse(() => z.custom<JsonValue>())
+export const JsonValue: z.ZodType<JsonValue, JsonValue> = z.custom<JsonValue>()

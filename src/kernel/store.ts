@@ -39,9 +39,7 @@ export class IndexedCollection<S extends z.ZodType<object>> {
     // The collection validates every write with the schema, except the baseline's records: they
     // were made by the schema (fixtures parsed at start, or by the build), and validating them
     // again was most of what a start cost.
-    // The collection reads only `~standard` of its schema. The schema itself is read only when an
-    // untrusted write needs it (the domains build their schemas on first use, and a store that
-    // only ever holds its baseline never does).
+    // The collection reads only `~standard` of its schema, which passes the trusted records through.
     const standard = {
       version: 1,
       vendor: 'zod',

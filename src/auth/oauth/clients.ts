@@ -14,7 +14,6 @@ import { IndexedCollection } from '../../kernel/store.js'
 import { parseBody } from '../../kernel/validation.js'
 import { Permission } from '../permissions.js'
 import { SCOPE_NAMES, Scope, type ScopeName } from './scopes.js'
-import { memo, onFirstUse } from '../../kernel/on-first-use.js'
 
 export const GRANT_TYPES = ['client_credentials', 'authorization_code', 'device_code'] as const
 export type ClientGrantType = (typeof GRANT_TYPES)[number]
@@ -52,22 +51,20 @@ const normalized = <T extends readonly [string, ...string[]], L extends string>(
 /** For callers a scope is one of the platform's names (completion, and a typo is a type error); it is kept as a string. */
 const ScopeInput = Scope as unknown as z.ZodType<string, ScopeName>
 
-const RedirectUri = onFirstUse(() =>
-  z.string().refine(
-    (value) => {
-      try {
-        const url = new URL(value)
-        return url.hash === '' && /^[a-z][a-z0-9+.-]*:$/.test(url.protocol)
-      } catch {
-        return false
-      }
-    },
-    { message: 'must be an absolute URI without a fragment, e.g. http://127.0.0.1/callback' },
-  ),
+const RedirectUri = z.string().refine(
+  (value) => {
+    try {
+      const url = new URL(value)
+      return url.hash === '' && /^[a-z][a-z0-9+.-]*:$/.test(url.protocol)
+    } catch {
+      return false
+    }
+  },
+  { message: 'must be an absolute URI without a fragment, e.g. http://127.0.0.1/callback' },
 )
 
 /** The fields every client shape shares (the same schemas in each, so JSON Schema shows them once). */
-const clientFields = memo(() => ({
+const clientFields = {
   name: z.string().min(1),
   grantType: normalized(GRANT_TYPES, GRANT_LABELS),
   authMethod: normalized(AUTH_METHODS, METHOD_LABELS),
@@ -78,7 +75,7 @@ const clientFields = memo(() => ({
   consent: z.enum(['auto', 'page']).default('auto'),
   /** `required`: an authorization request without a PKCE code_challenge is refused. */
   pkce: z.enum(['optional', 'required']).default('optional'),
-}))
+}
 
 /** A confidential client has a secret; a public one (`none`) has none. */
 const secretFitsMethod = (client: { authMethod: AuthMethod; clientSecret?: string | undefined }, ctx: z.RefinementCtx): void => {
@@ -90,28 +87,26 @@ const secretFitsMethod = (client: { authMethod: AuthMethod; clientSecret?: strin
   }
 }
 
-export const OAuthClient = onFirstUse(() =>
-  z
-    .strictObject({
-      clientId: z.string().min(1),
-      /** Absent for a public client. */
-      clientSecret: z.string().min(1).optional(),
-      ...clientFields(),
-    })
-    .superRefine(secretFitsMethod),
-)
+export const OAuthClient = z
+  .strictObject({
+    clientId: z.string().min(1),
+    /** Absent for a public client. */
+    clientSecret: z.string().min(1).optional(),
+    ...clientFields,
+  })
+  .superRefine(secretFitsMethod)
 export type OAuthClient = z.infer<typeof OAuthClient>
 
 export const oauthClientsSection: FixtureSection<OAuthClient> = { name: 'oauthClients', schema: OAuthClient, key: (c) => c.clientId }
 
-export const CreateClientBody = onFirstUse(() => z.strictObject({ ...clientFields(), scopes: z.array(ScopeInput).default([...SCOPE_NAMES]), clientId: z.string().min(1).optional() }))
+export const CreateClientBody = z.strictObject({ ...clientFields, scopes: z.array(ScopeInput).default([...SCOPE_NAMES]), clientId: z.string().min(1).optional() })
 /** An OAuth client as `emu.oauth.clients.create()` and `POST /__svc-mock/oauth-clients` take it. */
 export type OAuthClientInput = z.input<typeof CreateClientBody>
 /** An OAuth client as the `oauthClients` fixture section takes it. */
 export type OAuthClientFixture = Omit<z.input<typeof OAuthClient>, 'scopes'> & { scopes?: ScopeName[] }
 
 /** A client as the control plane shows it (for its documentation): everything but the secret. */
-export const ClientInfoSchema = onFirstUse(() => z.object({ clientId: z.string(), ...clientFields() }))
+export const ClientInfoSchema = z.object({ clientId: z.string(), ...clientFields })
 
 /** A client as the control plane shows it: everything but the secret. */
 export type ClientInfo = Omit<OAuthClient, 'clientSecret'>

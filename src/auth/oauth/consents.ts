@@ -5,19 +5,16 @@
  */
 import * as z from 'zod'
 import { IndexedCollection } from '../../kernel/store.js'
-import { onFirstUse } from '../../kernel/on-first-use.js'
 
-export const Consent = onFirstUse(() =>
-  z.strictObject({
-    /** Refresh tokens name the consent they were issued under. */
-    id: z.string(),
-    userId: z.string(),
-    clientId: z.string(),
-    scopes: z.array(z.string()),
-    /** Emulator time, ISO 8601. */
-    grantedAt: z.string(),
-  }),
-)
+export const Consent = z.strictObject({
+  /** Refresh tokens name the consent they were issued under. */
+  id: z.string(),
+  userId: z.string(),
+  clientId: z.string(),
+  scopes: z.array(z.string()),
+  /** Emulator time, ISO 8601. */
+  grantedAt: z.string(),
+})
 export type Consent = z.infer<typeof Consent>
 
 export interface ConsentInfo {

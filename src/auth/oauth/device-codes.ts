@@ -7,31 +7,28 @@
  */
 import * as z from 'zod'
 import { IndexedCollection } from '../../kernel/store.js'
-import { onFirstUse } from '../../kernel/on-first-use.js'
 
-export const DeviceCode = onFirstUse(() =>
-  z.strictObject({
-    deviceCode: z.string(),
-    /** Eight letters in two groups of four (`BCDF-GHJK`), without vowels, as Spring Authorization Server makes them. */
-    userCode: z.string(),
-    clientId: z.string(),
-    scopes: z.array(z.string()),
-    /** Emulator time of issue, epoch ms; it expires `deviceCodeLifetime` seconds later. */
-    issuedAt: z.number(),
-    /** Seconds the device must wait between polls; `slow_down` raises it by 5. */
-    interval: z.number(),
-    status: z.enum(['pending', 'approved', 'denied', 'used']),
-    /** Who approved it, and under which consent (set once approved). */
-    userId: z.string().nullable(),
-    consentId: z.string().nullable(),
-    /** Emulator time of the last poll, epoch ms. */
-    lastPollAt: z.number().nullable(),
-    /** Polls still answered `authorization_pending` before an approved code is exchanged (the `device-pending` scenario). */
-    pendingPolls: z.number(),
-    /** Whether the device was told to slow down already (the `device-slow-down` scenario does it once per code). */
-    slowedDown: z.boolean(),
-  }),
-)
+export const DeviceCode = z.strictObject({
+  deviceCode: z.string(),
+  /** Eight letters in two groups of four (`BCDF-GHJK`), without vowels, as Spring Authorization Server makes them. */
+  userCode: z.string(),
+  clientId: z.string(),
+  scopes: z.array(z.string()),
+  /** Emulator time of issue, epoch ms; it expires `deviceCodeLifetime` seconds later. */
+  issuedAt: z.number(),
+  /** Seconds the device must wait between polls; `slow_down` raises it by 5. */
+  interval: z.number(),
+  status: z.enum(['pending', 'approved', 'denied', 'used']),
+  /** Who approved it, and under which consent (set once approved). */
+  userId: z.string().nullable(),
+  consentId: z.string().nullable(),
+  /** Emulator time of the last poll, epoch ms. */
+  lastPollAt: z.number().nullable(),
+  /** Polls still answered `authorization_pending` before an approved code is exchanged (the `device-pending` scenario). */
+  pendingPolls: z.number(),
+  /** Whether the device was told to slow down already (the `device-slow-down` scenario does it once per code). */
+  slowedDown: z.boolean(),
+})
 export type DeviceCode = z.infer<typeof DeviceCode>
 
 /** What the control plane and the dashboard show of a device code: never the device code itself. */

@@ -11,7 +11,6 @@ import { JsonValue } from '../../kernel/json.js'
 import type { FixtureSection, Sourced } from '../../kernel/fixtures.js'
 import { FixtureError } from '../../kernel/errors.js'
 import { TOKEN_ALGORITHMS, type TokenAlgorithm } from '../settings.js'
-import { onFirstUse } from '../../kernel/on-first-use.js'
 
 export interface SigningKey {
   readonly kid: string
@@ -33,17 +32,15 @@ const SIGNATURE: Record<TokenAlgorithm, { digest: string | null; dsaEncoding?: '
   EdDSA: { digest: null },
 }
 
-export const SigningKeyFixture = onFirstUse(() =>
-  z.strictObject({
-    alg: z.enum(TOKEN_ALGORITHMS),
-    /** Key id; default: the JWK thumbprint. */
-    kid: z.string().min(1).optional(),
-    /** The private key as a JWK (with `d`). */
-    privateJwk: z
-      .record(z.string(), JsonValue)
-      .refine((jwk) => typeof jwk.d === 'string', { message: 'must be a private JWK (it has no "d")' }) as unknown as z.ZodType<Record<string, JsonValue>, JWK>,
-  }),
-)
+export const SigningKeyFixture = z.strictObject({
+  alg: z.enum(TOKEN_ALGORITHMS),
+  /** Key id; default: the JWK thumbprint. */
+  kid: z.string().min(1).optional(),
+  /** The private key as a JWK (with `d`). */
+  privateJwk: z
+    .record(z.string(), JsonValue)
+    .refine((jwk) => typeof jwk.d === 'string', { message: 'must be a private JWK (it has no "d")' }) as unknown as z.ZodType<Record<string, JsonValue>, JWK>,
+})
 export type SigningKeyFixture = z.infer<typeof SigningKeyFixture>
 export type SigningKeyInput = z.input<typeof SigningKeyFixture>
 

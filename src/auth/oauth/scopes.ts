@@ -4,7 +4,6 @@
  * access level a client needs; it never adds a permission. Scope parameters are space-separated.
  */
 import * as z from 'zod'
-import { onFirstUse } from '../../kernel/on-first-use.js'
 
 /** Every scope the platform knows, with what it grants access to (shown on the consent page). */
 export const SCOPES = {
@@ -40,11 +39,9 @@ export function describeScope(name: string): string {
 }
 
 /** A scope in fixtures and control-plane bodies: one of the platform's. */
-export const Scope = onFirstUse(() =>
-  z.string().refine(isScope, {
-    error: (issue) => `"${String(issue.input)}" is not a platform scope (scopes: ${SCOPE_NAMES.join(', ')})`,
-  }),
-)
+export const Scope = z.string().refine(isScope, {
+  error: (issue) => `"${String(issue.input)}" is not a platform scope (scopes: ${SCOPE_NAMES.join(', ')})`,
+})
 
 /** Splits a scope parameter; undefined when it is absent or blank (meaning "all of the client's"). */
 export function parseScopeParam(raw: string | undefined): string[] | undefined {

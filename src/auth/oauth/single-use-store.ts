@@ -8,7 +8,6 @@
 import * as z from 'zod'
 import { IndexedCollection } from '../../kernel/store.js'
 import { CODE_LIFETIME_MS, REFRESH_TOKEN_LIFETIME_MS } from '../constants.js'
-import { onFirstUse } from '../../kernel/on-first-use.js'
 
 interface SingleUse {
   readonly used: boolean
@@ -42,38 +41,34 @@ export class SingleUseStore<T extends SingleUse> {
   }
 }
 
-export const AuthorizationCode = onFirstUse(() =>
-  z.strictObject({
-    code: z.string(),
-    /** The grant family every token issued from this code belongs to. */
-    family: z.string(),
-    clientId: z.string(),
-    userId: z.string(),
-    consentId: z.string(),
-    scopes: z.array(z.string()),
-    /** The redirect_uri parameter of the authorization request, or null when it had none. */
-    redirectUri: z.string().nullable(),
-    codeChallenge: z.string().nullable(),
-    codeChallengeMethod: z.enum(['S256', 'plain']).nullable(),
-    expiresAt: z.number(),
-    used: z.boolean(),
-  }),
-)
+export const AuthorizationCode = z.strictObject({
+  code: z.string(),
+  /** The grant family every token issued from this code belongs to. */
+  family: z.string(),
+  clientId: z.string(),
+  userId: z.string(),
+  consentId: z.string(),
+  scopes: z.array(z.string()),
+  /** The redirect_uri parameter of the authorization request, or null when it had none. */
+  redirectUri: z.string().nullable(),
+  codeChallenge: z.string().nullable(),
+  codeChallengeMethod: z.enum(['S256', 'plain']).nullable(),
+  expiresAt: z.number(),
+  used: z.boolean(),
+})
 export type AuthorizationCode = z.infer<typeof AuthorizationCode>
 
-export const RefreshToken = onFirstUse(() =>
-  z.strictObject({
-    token: z.string(),
-    /** The grant family (the authorization it was first issued under). */
-    family: z.string(),
-    clientId: z.string(),
-    userId: z.string(),
-    consentId: z.string(),
-    scopes: z.array(z.string()),
-    expiresAt: z.number(),
-    used: z.boolean(),
-  }),
-)
+export const RefreshToken = z.strictObject({
+  token: z.string(),
+  /** The grant family (the authorization it was first issued under). */
+  family: z.string(),
+  clientId: z.string(),
+  userId: z.string(),
+  consentId: z.string(),
+  scopes: z.array(z.string()),
+  expiresAt: z.number(),
+  used: z.boolean(),
+})
 export type RefreshToken = z.infer<typeof RefreshToken>
 
 export type CodeStore = SingleUseStore<AuthorizationCode>
