@@ -53,10 +53,10 @@ export function connectListener(emu: Pick<EmulatorCore, 'serve' | 'logger'>, ori
 
 /**
  * What Node's HTTP parser refuses before any request exists. Node's own answers are kept (400 for
- * a malformed request, 408 for a stalled one, 413 for oversized chunk extensions, 431 for oversized headers), except that a method
- * the parser does not know (`FOO /oauth2/token`) gets the pipeline's 501 rather than a bare 400.
+ * a malformed request, 408 for a stalled one, 413 for oversized chunk extensions, 431 for
+ * oversized headers), except that a method the parser does not know (`FOO /oauth2/token`) gets
+ * the pipeline's 501 rather than a bare 400.
  */
-/** Node's own answers to what its parser refuses (400 otherwise), and 501 for an unknown method. */
 const CLIENT_ERROR_STATUS: Readonly<Record<string, number>> = {
   HPE_INVALID_METHOD: 501,
   HPE_HEADER_OVERFLOW: 431,
