@@ -1,9 +1,11 @@
 /**
  * The API access gate: credentials only in the Authorization header, Bearer and AppKey static
- * keys, the platform's 401/403 wire formats (rendered in the versions operation's own body).
+ * keys, the platform's 401/403 wire formats (rendered in the versions operation's own body), and
+ * a challenge on every 401 (RFC 9110).
  */
 import { expect, it } from 'vitest'
 import { ALICE_KEY, APP_KEY, BOB_KEY, contract, VERSIONS } from '../support/harness.js'
+import { basic } from '../support/oauth.js'
 
 const MALFORMED = 'Invalid "Authorization" header format. Should start either with "Bearer " or "AppKey " (case insensitive).'
 
@@ -31,6 +33,19 @@ contract('access gate on the versions operation', (h) => {
       expect(body.data).toEqual([{ error: MALFORMED }])
       expect(body.type).toBe('Unauthorized')
     }
+  })
+
+  it('an API call with Authorization: Basic (neither Bearer nor AppKey): 401, the documented text, and WWW-Authenticate: Bearer', async () => {
+    const response = await h.fetch(VERSIONS(), { headers: { authorization: basic('ci-client', 'ci-secret') } })
+    expect(response.status).toBe(401)
+    expect(response.headers.get('www-authenticate')).toBe('Bearer')
+    expect(((await response.json()) as { data: Array<{ error: string }> }).data[0]?.error).toMatch(/^Invalid "Authorization" header format/)
+  })
+
+  it('no credential: 401 with WWW-Authenticate: Bearer', async () => {
+    const response = await h.fetch(VERSIONS())
+    expect(response.status).toBe(401)
+    expect(response.headers.get('www-authenticate')).toBe('Bearer')
   })
 
   it('accepts the application key with AppKey and the user API key with Bearer, marking both Deprecation: true', async () => {
