@@ -52,7 +52,7 @@ export async function receive(ctx: RequestContext, deps: IntakeDeps): Promise<Re
 
   const payload = await readPayload(ctx)
   const query = parseUrlencoded(ctx.url.search.slice(1), undefined, 'The query string')
-  let bundle = buildBundle({ method, headers: ctx.headers, query, payload, options: webhook.options })
+  let bundle = buildBundle({ method, headers: ctx.headers, query, payload, options: webhook.options, authenticated: webhook.secured })
   ctx.journalBody = summarizeBundle(bundle)
 
   // Read again: the webhook may have learnt its structure, or gone, while the body streamed in.

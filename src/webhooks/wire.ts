@@ -22,7 +22,7 @@ export const TOO_LARGE_TEXT = 'Payload Too Large'
 export const CALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
 export const CORS_METHODS = 'GET, PUT, POST, PATCH, DELETE, HEAD, OPTIONS'
 
-/** Header on an answer to a call to a webhook secured for public use that carried a good credential. */
+/** The gateway's mark on a call to a webhook secured for public use that carried a good credential: on the call the flow receives, and on the answer. */
 export const AUTHENTICATED_HEADER = 'x-service-authenticated'
 
 export type WebhookProblem = 'gone' | 'unauthorized' | 'malformed' | 'invalid' | 'queue-full' | 'method'
