@@ -73,7 +73,7 @@ export const VERSIONS_DOC: RouteDoc = {
   },
   query: z.object({
     $resources: list(`Comma-separated, any of ${RESOURCES.join(', ')}; absent: all.`),
-    $select: list('Comma-separated attribute and relation names to keep (id, versionId, type, state, facetName and displayNames always remain).'),
+    $select: list('Comma-separated attribute and relation names to keep. Of the other fields only id, versionId, type, state, facetName and displayNames remain (stereotype, children, content, rootPath and setReadOnly are left out).'),
     $expandRelated: list('Comma-separated relation names whose items become full elements.'),
     $filter: list("The platform's filter syntax: name -eq 'x', -ne, contains(attr,'x'), StartsWith(attr,'x'), EndsWith(attr,'x'), IsNull(attr), AND, OR, parentheses."),
     $page: z.string().regex(/^\d+$/).optional().meta({ description: 'Page number, from 1.' }),
