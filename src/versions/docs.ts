@@ -4,7 +4,7 @@
  * type the code builds).
  */
 import * as z from 'zod'
-import { RATE_LIMIT_HEADERS, RateLimitBody } from '../auth/index.js'
+import { RATE_LIMIT_HEADERS } from '../auth/index.js'
 import { JsonValue } from '../kernel/json.js'
 import type { RouteDoc } from '../kernel/route.js'
 import { API_VERSION } from './constants.js'
@@ -14,7 +14,7 @@ import type { OperationResultBody } from './wire.js'
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
 
-/** The platform's OperationResult: every 4xx and 5xx of the operation (401 and 403 with `type` Unauthorized). */
+/** The platform's OperationResult: every 4xx and 5xx of the operation (401 and 403 with `type` Unauthorized; the 429 of a rate limit too). */
 export const OperationResult = z.object({
   data: z.array(z.object({ error: z.string() })),
   message: z.string().meta({ description: '`An error occurred.`' }),
@@ -92,7 +92,7 @@ export const VERSIONS_DOC: RouteDoc = {
     '401': { description: 'No, an unknown or an expired credential (`type` Unauthorized).', content: { 'application/json': OperationResult }, headers: { 'WWW-Authenticate': 'Bearer, with the error.' } },
     '403': { description: 'A missing scope or permission (`type` Unauthorized).', content: { 'application/json': OperationResult } },
     '404': { description: 'Unknown storage, facet, view or element.', content: { 'application/json': OperationResult } },
-    '429': { description: 'Scenario `rate-limited`.', content: { 'application/json': RateLimitBody }, headers: RATE_LIMIT_HEADERS },
+    '429': { description: 'Scenario `rate-limited`, in the operation\'s error body, with the rate-limit headers.', content: { 'application/json': OperationResult }, headers: RATE_LIMIT_HEADERS },
     '500': { description: 'Scenario `versions-server-error` (`type` Critical).', content: { 'application/json': OperationResult } },
   },
 }
