@@ -1,7 +1,8 @@
 /**
  * The bundle: what the flow receives for one call. The body's fields, then the query string's
  * (the query wins on a clash); a name sent more than once becomes an array; files are
- * collections `{name, mime, data}`. The webhook's options add the raw JSON text (`value`), the
+ * collections `{name, mime, data}`. JSON pass-through gives the raw JSON text as `value` (the body
+ * unparsed); the other options add the
  * request headers (`__IMTHEADERS__`) and the method (`__IMTMETHOD__`). The headers are those of
  * the call the flow receives: the gateway's mark `x-service-authenticated: true` on a call it
  * authenticated, without the `Authorization` it consumed, and never a caller's own mark. Also the
@@ -39,7 +40,7 @@ export function buildBundle(source: BundleSource): Bundle {
   const query = new Map<string, unknown>()
   addRepeated(query, source.query)
   for (const [name, value] of query) fields.set(name, value)
-  if (options.jsonPassThrough && payload.raw !== undefined) fields.set('value', payload.raw)
+  if (payload.raw !== undefined) fields.set('value', payload.raw)
   if (options.requestHeaders) fields.set(HEADERS_FIELD, requestHeaders(source.headers, source.authenticated))
   if (options.requestMethod) fields.set(METHOD_FIELD, source.method)
   return Object.fromEntries(fields)

@@ -13,7 +13,7 @@ const Multipart = z.record(z.string(), z.string()).meta({ description: 'Text fie
 export const RECEIVE_DOC: RouteDoc = {
   description:
     'A call to a webhook: the query string and the body (JSON, urlencoded form, multipart with files, or text) become the bundle its flow receives, ' +
-    'validated against the data structure. Every method but OPTIONS is accepted like POST. A secured webhook needs `Authorization` (AppKey or Bearer); the call its flow receives then carries ' +
+    'validated against the data structure (with JSON pass-through a JSON body is not parsed or validated: the flow gets its text as `value`). Every method but OPTIONS is accepted like POST. A secured webhook needs `Authorization` (AppKey or Bearer); the call its flow receives then carries ' +
     '`x-service-authenticated: true` instead of that `Authorization`. A caller\'s own `x-service-authenticated` never reaches a flow. ' +
     'The answer is `Accepted` at once, or the flow\'s webhook-response step.',
   params: { token: 'The webhook\'s address token (a default webhook\'s is its name: orders, uploads, sync-reply, secured, paused, learning).' },
