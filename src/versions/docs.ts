@@ -63,7 +63,7 @@ const list = (description: string): z.ZodOptional<z.ZodString> => z.string().opt
 export const VERSIONS_DOC: RouteDoc = {
   description:
     'The versions of an element, oldest first: expired, released, inProcess. Needs a valid credential and `read` on the storage (and the scope --versions-scope names, none by default). ' +
-    'An unknown storage, facet, view or element is a 404, and every error has the platform\'s OperationResult body.',
+    'A storage the caller may not read is a 403, known or not; to a caller that may read it, an unknown storage, facet, view or element is a 404. Every error has the platform\'s OperationResult body.',
   params: {
     collectionId: 'The collection, e.g. acme-collection.',
     storageId: 'The storage (tenant), e.g. acme-tenant.',
@@ -90,8 +90,8 @@ export const VERSIONS_DOC: RouteDoc = {
     },
     '400': { description: 'A bad query option or api-version.', content: { 'application/json': OperationResult } },
     '401': { description: 'No, an unknown or an expired credential (`type` Unauthorized).', content: { 'application/json': OperationResult }, headers: { 'WWW-Authenticate': 'Bearer, with the error.' } },
-    '403': { description: 'A missing scope or permission (`type` Unauthorized).', content: { 'application/json': OperationResult } },
-    '404': { description: 'Unknown storage, facet, view or element.', content: { 'application/json': OperationResult } },
+    '403': { description: 'A missing scope or permission (`type` Unauthorized); a storage the caller may not read is a 403 whether it exists or not.', content: { 'application/json': OperationResult } },
+    '404': { description: 'Unknown storage, facet, view or element, to a caller that may read the storage.', content: { 'application/json': OperationResult } },
     '429': { description: 'Scenario `rate-limited`, in the operation\'s error body, with the rate-limit headers.', content: { 'application/json': OperationResult }, headers: RATE_LIMIT_HEADERS },
     '500': { description: 'Scenario `versions-server-error` (`type` Critical).', content: { 'application/json': OperationResult } },
   },

@@ -3,7 +3,7 @@
  * section and product.md section 3, on both transports.
  */
 import { expect, it } from 'vitest'
-import { APP_KEY, contract, SEED_ELEMENT, VERSIONS } from '../support/harness.js'
+import { APP_KEY, BOB_KEY, contract, SEED_ELEMENT, VERSIONS } from '../support/harness.js'
 
 const V1 = 'c1b9a3e2-5d4f-4a6b-8c7d-9e0f1a2b3c4d'
 const V2 = '2d4e6f80-1a3b-4c5d-8e9f-0a1b2c3d4e5f'
@@ -342,11 +342,20 @@ contract('versions: paging, api-version and lookups', (h) => {
     [VERSIONS(SEED_ELEMENT, 'processes', 'diagram'), "View 'diagram' not found in facet 'processes'."],
     [VERSIONS('00000000-0000-4000-8000-000000000000'), "Element '00000000-0000-4000-8000-000000000000' not found."],
     [VERSIONS('not-a-guid'), "Element 'not-a-guid' not found."],
-  ])('answers 404 with the error body for %s', async (path, message) => {
+  ])('answers 404 with the error body for %s, to a caller that may read any storage', async (path, message) => {
     const granted = await h.emu.apiKeys.create({ kind: 'app', permissions: [{ action: 'read', resource: 'storage/*' }] })
     const { status, body } = await get(path, { authorization: `AppKey ${granted.key}` })
     expect(status).toBe(404)
     expect(body).toEqual({ data: [{ error: message }], message: 'An error occurred.', output: 'Volatile', type: 'Error' })
+  })
+
+  it('a storage the caller has no permission on is 403 whether it exists or not: its existence is not revealed', async () => {
+    const known = await get(VERSIONS(), BOB_KEY)
+    const unknown = await get(VERSIONS(SEED_ELEMENT, 'processes', 'default', 'acme-collection/other-tenant'))
+    for (const { status, body } of [known, unknown]) {
+      expect(status).toBe(403)
+      expect(body).toEqual({ data: [{ error: 'Access is denied' }], message: 'An error occurred.', output: 'Volatile', type: 'Unauthorized' })
+    }
   })
 
   it('lists generated elements too, each with versions oldest first', async () => {
