@@ -89,9 +89,9 @@ export function timedOut(): Reply {
   return text(TIMED_OUT_TEXT, { status: 500 })
 }
 
-/** 413; the connection is closed after it, as gateways do, rather than kept to drain the rest of the upload. */
+/** 413. Over a socket the server reads the rest of the upload (bounded) before it closes the connection or keeps it (adapters/node-http.ts). */
 export function tooLarge(): Reply {
-  return text(TOO_LARGE_TEXT, { status: 413, headers: { connection: 'close' } })
+  return text(TOO_LARGE_TEXT, { status: 413 })
 }
 
 /** CORS preflight: 200 `ok`. */
