@@ -57,6 +57,14 @@ contract('access gate on the versions operation', (h) => {
     }
   })
 
+  it('answers a 429 of the rate-limited scenario with the operation\'s error body and the rate-limit headers, like its 401 and 403', async () => {
+    const { response, body } = await call({ ...APP_KEY, 'x-svc-mock-scenario': 'rate-limited' })
+    expect(response.status).toBe(429)
+    expect(body).toEqual({ data: [{ error: 'Rate limit exceeded: 0 calls per 60 s. Retry in 60 s.' }], message: 'An error occurred.', output: 'Volatile', type: 'Error' })
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8')
+    expect([response.headers.get('x-ratelimit-limit'), response.headers.get('x-ratelimit-remaining'), response.headers.get('x-ratelimit-reset')]).toEqual(['0', '0', '60'])
+  })
+
   it('reads the scheme case-insensitively', async () => {
     expect((await call({ authorization: 'appkey svcmock-app-key' })).response.status).toBe(200)
     expect((await call({ authorization: 'BEARER svcmock-user-key-alice' })).response.status).toBe(200)

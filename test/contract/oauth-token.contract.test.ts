@@ -7,7 +7,7 @@
  */
 import { expect, it } from 'vitest'
 import { VERSIONS, contract } from '../support/harness.js'
-import { CI, CI_POST, type Encoding, LIMITED, WEB_APP, basic, claims, exchange, getCode, token } from '../support/oauth.js'
+import { CI, CI_POST, type Encoding, LIMITED, VERIFIER, WEB_APP, basic, claims, exchange, getCode, s256, token } from '../support/oauth.js'
 
 const EVERY_SCOPE = [
   'intelligence.knowledge-models:read',
@@ -256,3 +256,66 @@ contract('oauth: a replayed code or refresh token revokes what it issued', (h) =
     expect((await refresh(other.body.refresh_token)).status).toBe(200)
   })
 })
+
+contract(
+  'oauth: secrets in the query string never count (RFC 6749 section 2.3.1)',
+  (h) => {
+    /** A token request with some parameters in the query string and the rest in a urlencoded body. */
+    const split = async (query: Record<string, string>, body: Record<string, string>, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> => {
+      const response = await h.fetch(`/oauth2/token?${new URLSearchParams(query).toString()}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: new URLSearchParams(body).toString(),
+      })
+      return { status: response.status, body: (await response.json()) as Record<string, unknown>, headers: response.headers }
+    }
+
+    it('a post client whose client_secret is only in the query string gets invalid_client (401), without a Basic challenge', async () => {
+      const response = await h.fetch('/oauth2/token?grant_type=client_credentials&client_id=ci-post-client&client_secret=ci-post-secret', { method: 'POST' })
+      expect(response.status).toBe(401)
+      const body = (await response.json()) as Record<string, unknown>
+      expect(body.error).toBe('invalid_client')
+      expect(body.error_description).toMatch(/query string/)
+      expect(response.headers.get('www-authenticate')).toBeNull()
+    })
+
+    it('grant_type, scope, client_id, redirect_uri and state may come in the query string, the secrets in the body', async () => {
+      const post = await split({ grant_type: 'client_credentials', scope: 'studio', client_id: CI_POST.id }, { client_secret: CI_POST.secret })
+      expect([post.status, post.body.scope]).toEqual([200, 'studio'])
+      const code = await getCode(h)
+      const exchanged = await split({ grant_type: 'authorization_code', client_id: WEB_APP.id, redirect_uri: 'http://127.0.0.1:8765/callback', state: 's-1' }, { code, client_secret: WEB_APP.secret })
+      expect(exchanged.status).toBe(200)
+    })
+
+    it('a code, refresh_token or code_verifier in the query string is ignored, and a code sent there is not used up', async () => {
+      const code = await getCode(h)
+      const codeInQuery = await split({ code }, { grant_type: 'authorization_code', redirect_uri: 'http://127.0.0.1:8765/callback', client_id: WEB_APP.id, client_secret: WEB_APP.secret })
+      expect([codeInQuery.status, codeInQuery.body.error]).toEqual([400, 'invalid_request'])
+      expect(codeInQuery.body.error_description).toMatch(/"code" is missing.*query string/)
+      expect((await exchange(h, code)).status).toBe(200)
+
+      const refreshToken = String((await exchange(h, await getCode(h))).body.refresh_token)
+      const refreshInQuery = await split({ refresh_token: refreshToken }, { grant_type: 'refresh_token', client_id: WEB_APP.id, client_secret: WEB_APP.secret })
+      expect([refreshInQuery.status, refreshInQuery.body.error]).toEqual([400, 'invalid_request'])
+      expect((await token(h, { grant_type: 'refresh_token', refresh_token: refreshToken }, { auth: 'post', client: WEB_APP })).status).toBe(200)
+
+      const pkceCode = await getCode(h, { code_challenge: s256(VERIFIER), code_challenge_method: 'S256' })
+      const verifierInQuery = await split({ code_verifier: VERIFIER }, { grant_type: 'authorization_code', code: pkceCode, redirect_uri: 'http://127.0.0.1:8765/callback', client_id: WEB_APP.id, client_secret: WEB_APP.secret })
+      expect([verifierInQuery.status, verifierInQuery.body.error]).toEqual([400, 'invalid_grant'])
+      expect(verifierInQuery.body.error_description).toMatch(/"code_verifier" is missing/)
+    })
+
+    it('a device_code in the query string is ignored', async () => {
+      const issued = await token(h, { client_id: 'content-cli', scope: 'studio' }, { auth: 'none', path: '/oauth2/device_authorization' })
+      const polled = await split({ device_code: String(issued.body.device_code) }, { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', client_id: 'content-cli' })
+      expect([polled.status, polled.body.error]).toEqual([400, 'invalid_request'])
+      expect(polled.body.error_description).toMatch(/"device_code" is missing/)
+    })
+
+    it('a client_secret in the query string beside Basic does not count, so the client does not authenticate twice', async () => {
+      const answer = await split({ client_secret: 'anything' }, { grant_type: 'client_credentials' }, { authorization: basic(CI.id, CI.secret) })
+      expect(answer.status).toBe(200)
+    })
+  },
+  { clock: 'manual' },
+)
