@@ -4,6 +4,7 @@
 # apt-get install python3-pytest python3-requests-oauthlib python3-httpx), Node.js, and svc-mock
 # built (npm install, or npm run build). PYTHON picks the interpreter (default: Debian's /usr/bin/python3).
 set -eu
+export PYTHONDONTWRITEBYTECODE=1
 cd "$(dirname "$0")/../../.."
 [ -f dist/cli.js ] || { echo "svc-mock is not built: run npm run build first" >&2; exit 1; }
 PYTHON="${PYTHON:-/usr/bin/python3}"
