@@ -17,6 +17,7 @@ import { type RequestListener, connectListener, requestListener } from './node-h
 import type { ServerTls, TlsCertificate } from '../tls/index.js'
 
 export { DEFAULT_HOST, DEFAULT_PORT }
+export type { TlsCertificate } from '../tls/index.js'
 
 export interface ServerOptions extends Omit<EmulatorOptions, 'origin' | 'authUrl' | 'baseUrl' | 'webhookUrl'> {
   /** Port to listen on; 0 picks a free one. Default 4010. */

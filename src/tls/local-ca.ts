@@ -22,6 +22,12 @@ export interface LocalCa extends PemPair {
 /** The local CA folder holds something svc-mock cannot use. */
 export class LocalCaError extends SvcMockError<'ERR_LOCAL_CA'> {
   readonly code = 'ERR_LOCAL_CA'
+  /** The CA's folder. */
+  readonly folder: string
+  constructor(folder: string, message: string) {
+    super(message)
+    this.folder = folder
+  }
 }
 
 /** The user's local CA, made first if there is none. */
@@ -42,7 +48,7 @@ export async function localCa(env: Environment = process.env, now: Date = new Da
     // Another svc-mock made it at the same moment: use that one.
     const theirs = await readCa(folder, now)
     if (theirs) return theirs
-    throw new LocalCaError(`Cannot make the local CA in ${folder}: ${error instanceof Error ? error.message : String(error)}. Set ${CA_DIR_VARIABLE} to a folder you can write.`)
+    throw new LocalCaError(folder, `Cannot make the local CA in ${folder}: ${error instanceof Error ? error.message : String(error)}. Set ${CA_DIR_VARIABLE} to a folder you can write.`)
   }
   return { ...made, certFile: join(folder, CA_CERT_FILE), created: true }
 }
@@ -53,15 +59,15 @@ async function readCa(folder: string, now: Date): Promise<LocalCa | undefined> {
   const [cert, key] = await Promise.all([readIfThere(certFile), readIfThere(join(folder, CA_KEY_FILE))])
   if (cert === undefined && key === undefined) return undefined
   const mend = `Delete the folder ${folder} and svc-mock makes a new CA (clients then need to trust the new ${CA_CERT_FILE}).`
-  if (cert === undefined || key === undefined) throw new LocalCaError(`The local CA in ${folder} is incomplete: ${cert === undefined ? CA_CERT_FILE : CA_KEY_FILE} is missing. ${mend}`)
+  if (cert === undefined || key === undefined) throw new LocalCaError(folder, `The local CA in ${folder} is incomplete: ${cert === undefined ? CA_CERT_FILE : CA_KEY_FILE} is missing. ${mend}`)
   let parsed: X509Certificate
   try {
     parsed = new X509Certificate(cert)
     if (!parsed.checkPrivateKey(createPrivateKey(key))) throw new Error(`${CA_KEY_FILE} is not the key of ${CA_CERT_FILE}`)
   } catch (error) {
-    throw new LocalCaError(`The local CA in ${folder} cannot be read: ${error instanceof Error ? error.message : String(error)}. ${mend}`)
+    throw new LocalCaError(folder, `The local CA in ${folder} cannot be read: ${error instanceof Error ? error.message : String(error)}. ${mend}`)
   }
-  if (new Date(parsed.validTo).getTime() <= now.getTime()) throw new LocalCaError(`The local CA in ${folder} expired on ${new Date(parsed.validTo).toISOString()}. ${mend}`)
+  if (new Date(parsed.validTo).getTime() <= now.getTime()) throw new LocalCaError(folder, `The local CA in ${folder} expired on ${new Date(parsed.validTo).toISOString()}. ${mend}`)
   return { cert, key, certFile, created: false }
 }
 
