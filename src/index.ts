@@ -9,7 +9,7 @@
 import type { AuthorizePageError, AuthorizeRedirectError, ApiAccessError, OAuthError, RateLimitError } from './auth/index.js'
 import type { MswMissingError } from './adapters/msw-compat.js'
 import type { PortInUseError } from './adapters/server.js'
-import type { ForeignOriginError, MisdirectedRequestError, NotJsonError } from './control/index.js'
+import type { ForeignOriginError, MisdirectedRequestError, NotJsonError, TeamPortError, TeamsUnavailableError, TooManyTeamsError } from './control/index.js'
 import type { KernelError } from './kernel/errors.js'
 import type { VersionsError } from './versions/index.js'
 import type { ExecutionTimeoutError, WebhookError } from './webhooks/index.js'
@@ -59,7 +59,7 @@ export {
   UnknownScenarioError,
 } from './kernel/errors.js'
 export { PortInUseError } from './adapters/server.js'
-export { ForeignOriginError, MisdirectedRequestError, NotJsonError } from './control/index.js'
+export { ForeignOriginError, MisdirectedRequestError, NotJsonError, TeamPortError, TeamsUnavailableError, TooManyTeamsError } from './control/index.js'
 export {
   ApiAccessError,
   AuthorizePageError,
@@ -153,6 +153,9 @@ export type AnySvcMockError =
   | ForeignOriginError
   | NotJsonError
   | MisdirectedRequestError
+  | TeamsUnavailableError
+  | TooManyTeamsError
+  | TeamPortError
   | ApiAccessError
   | RateLimitError
   | OAuthError

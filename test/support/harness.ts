@@ -1,17 +1,22 @@
 /**
  * The contract harness: one set of behaviour tests, run against every way in — in-process (msw
  * `setupServer` with the emulator's handlers, no socket), the real node:http server on a free
- * port, and `emu.handle()` with no transport at all — so they can never drift apart.
+ * port, and `emu.handle()` with no transport at all — so they can never drift apart. The OAuth,
+ * webhooks and versions suites (titles `oauth…`, `webhooks…`, `versions…`) also run against a
+ * team made at run time (`POST /__svc-mock/teams` on a server), so a team is the whole emulator.
  */
 import { afterAll, beforeAll, beforeEach, describe } from 'vitest'
 import { setupEmulatorServer, unhandled } from '../../src/adapters/msw.js'
 import { startServer, type RunningServer } from '../../src/adapters/server.js'
 import { createEmulator, type Emulator, type EmulatorOptions } from '../../src/index.js'
 
-/** `in-process`: msw; `server`: a socket; `handle`: `emu.handle(request)`. */
-export type TransportKind = 'in-process' | 'server' | 'handle'
+/** `in-process`: msw; `server`: a socket; `handle`: `emu.handle(request)`; `team`: a socket to a team made at run time. */
+export type TransportKind = 'in-process' | 'server' | 'handle' | 'team'
 
 export const TRANSPORTS: readonly TransportKind[] = ['in-process', 'server', 'handle']
+
+/** The suites that also run against a team made at run time. */
+const ON_A_TEAM = /^(oauth|webhooks|versions)\b/
 
 export interface Harness {
   readonly kind: TransportKind
@@ -63,10 +68,20 @@ class LiveHarness implements Harness {
         server.close()
         await emu.close()
       }
-    } else {
+    } else if (this.kind === 'server') {
       const running: RunningServer = await startServer({ ...this.#options, port: 0, log: this.#options.log ?? 'silent' })
       this.#emu = running.emulator
       this.#origin = running.url
+      this.#stop = () => running.close()
+    } else {
+      // The team is made over the control plane, as a test worker makes its own; it inherits the run's options.
+      const running: RunningServer = await startServer({ ...this.#options, port: 0, log: this.#options.log ?? 'silent' })
+      const made = await fetch(`${running.url}/__svc-mock/teams`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+      const { name } = (await made.json()) as { name: string }
+      const team = running.teams.get(name)
+      if (made.status !== 201 || !team) throw new Error(`POST /__svc-mock/teams answered ${made.status}`)
+      this.#emu = team.emulator
+      this.#origin = team.url
       this.#stop = () => running.close()
     }
   }
@@ -94,11 +109,12 @@ class LiveHarness implements Harness {
 }
 
 /**
- * Declares a suite whose tests run once per way in. `body` registers tests with `it()`, using
- * the harness it is given; the emulator is reset before every test.
+ * Declares a suite whose tests run once per way in (and on a team, for the OAuth, webhooks and
+ * versions suites). `body` registers tests with `it()`, using the harness it is given; the
+ * emulator is reset before every test.
  */
 export function contract(title: string, body: (h: Harness) => void, options: EmulatorOptions = {}): void {
-  for (const kind of TRANSPORTS) {
+  for (const kind of ON_A_TEAM.test(title) ? [...TRANSPORTS, 'team' as const] : TRANSPORTS) {
     describe(`${title} [${kind}]`, () => {
       const harness = new LiveHarness(kind, options)
       beforeAll(() => harness.start())
