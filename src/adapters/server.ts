@@ -10,6 +10,7 @@ import { TeamPortError } from '../control/index.js'
 import type { Emulator, EmulatorCore, EmulatorOptions } from '../emulator-api.js'
 import { buildEmulator } from '../emulator.js'
 import { ConfigError, SvcMockError } from '../kernel/errors.js'
+import { type Logger, createLogger } from '../kernel/logger.js'
 import { readRunInputs, withFixtures } from '../run-inputs.js'
 import { DEFAULT_HOST, DEFAULT_MAX_TEAMS, DEFAULT_PORT, MAIN_TEAM, REQUEST_TIMEOUT_MS } from './constants.js'
 import { withFetch } from './fetch.js'
@@ -75,6 +76,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   // Read and checked once: every team is seeded from the same documents and catalogue.
   const run = readRunInputs(options)
+  const logger = typeof options.log === 'object' ? options.log : createLogger(options.log ?? 'silent')
   const listening = await listen(port, host, requestTimeout)
   const origin = options.publicUrl ?? listening.url
   // A team is the run's emulator at an origin of its own, with its own fixtures, seed and scenarios after the run's.
@@ -85,7 +87,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     })
     const teamSeed = input.seed ?? options.seed ?? 1
     try {
-      const teamOptions = { ...options, origin: opened.url, name, seed: teamSeed, scenarios: [...(options.scenarios ?? []), ...(input.scenarios ?? [])] }
+      const teamOptions = {
+        ...options,
+        origin: opened.url,
+        name,
+        seed: teamSeed,
+        scenarios: [...(options.scenarios ?? []), ...(input.scenarios ?? [])],
+        log: teamLogger(logger, name),
+      }
       const team = withFetch(await buildEmulator(teamOptions, { run: teamRun, teams: teams.host() }))
       opened.serve(team)
       return { team: { name, url: opened.url, port: opened.port, main: false, seed: teamSeed, dashboard: `${opened.url}/__svc-mock/`, emulator: team }, close: () => opened.close() }
@@ -97,7 +106,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const teams = new TeamRegistry(maxTeams, launch)
   let emulator: EmulatorCore & Emulator
   try {
-    emulator = withFetch(await buildEmulator({ ...options, origin }, { run, teams: teams.host() }))
+    emulator = withFetch(await buildEmulator({ ...options, origin, log: logger }, { run, teams: teams.host() }))
   } catch (error) {
     await listening.close()
     throw error
@@ -206,6 +215,11 @@ function listening(server: Server, port: number, host: string): Promise<void> {
     server.once('listening', onListening)
     server.listen(port, host)
   })
+}
+
+/** The run's logger, its request lines naming the team. */
+function teamLogger(logger: Logger, team: string): Logger {
+  return { ...logger, format: logger.format, request: (line) => logger.request({ ...line, team }) }
 }
 
 function reasonOf(error: unknown): string {

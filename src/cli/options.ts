@@ -4,6 +4,7 @@
  * names whichever was used, and an unknown flag or value names the closest valid one.
  */
 import { parseArgs } from 'node:util'
+import { DEFAULT_MAX_TEAMS } from '../adapters/constants.js'
 import type { ServerOptions } from '../adapters/server.js'
 import { closest } from '../kernel/closest.js'
 import { ScenarioError, UnknownScenarioError } from '../kernel/errors.js'
@@ -29,6 +30,8 @@ const OPTIONS = {
   'token-lifetime': { type: 'string' },
   'token-algorithm': { type: 'string' },
   consent: { type: 'string' },
+  teams: { type: 'string' },
+  'max-teams': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const
@@ -63,7 +66,7 @@ export function parseProblem(error: unknown): string {
 }
 
 function exampleOf(flag: string): string {
-  const examples: Record<string, string> = { '--port': '4010', '--host': '127.0.0.1', '--log': 'json', '--clock': 'manual', '--seed': '7', '--scenario': 'latency:ms=2000' }
+  const examples: Record<string, string> = { '--teams': '4', '--port': '4010', '--host': '127.0.0.1', '--log': 'json', '--clock': 'manual', '--seed': '7', '--scenario': 'latency:ms=2000' }
   return examples[flag] ?? '…'
 }
 
@@ -104,6 +107,8 @@ export type ParsedValues = {
   'token-lifetime'?: string
   'token-algorithm'?: string
   consent?: string
+  teams?: string
+  'max-teams'?: string
   help?: boolean
   version?: boolean
 }
@@ -175,6 +180,10 @@ export function serverOptions(values: ParsedValues, env: CliIo['env'], defaultPo
   const tokenLifetime = integer(pick('--token-lifetime', values['token-lifetime'], 'SVC_MOCK_TOKEN_LIFETIME', env), 1, 10 * 365 * 24 * 3600)
   const tokenAlgorithm = oneOf(pick('--token-algorithm', values['token-algorithm'], 'SVC_MOCK_TOKEN_ALGORITHM', env), ['RS256', 'ES256', 'ES384', 'EdDSA'] as const)
   const consent = oneOf(pick('--consent', values.consent, 'SVC_MOCK_CONSENT', env), ['auto', 'page'] as const)
+  const maxTeamsRaw = pick('--max-teams', values['max-teams'], 'SVC_MOCK_MAX_TEAMS', env)
+  const maxTeams = integer(maxTeamsRaw, 0, 1_000_000)
+  const teamsRaw = pick('--teams', values.teams, 'SVC_MOCK_TEAMS', env)
+  const teams = integer(teamsRaw, 0, maxTeams ?? DEFAULT_MAX_TEAMS)
   if (publicUrl !== undefined) {
     try {
       new URL(publicUrl.value)
@@ -200,6 +209,8 @@ export function serverOptions(values: ParsedValues, env: CliIo['env'], defaultPo
     ...(tokenLifetime === undefined ? {} : { tokenLifetime }),
     ...(tokenAlgorithm === undefined ? {} : { tokenAlgorithm }),
     ...(consent === undefined ? {} : { consent }),
+    ...(teams === undefined ? {} : { teams }),
+    ...(maxTeams === undefined ? {} : { maxTeams }),
   }
 }
 
