@@ -59,7 +59,7 @@ export {
   UnknownScenarioError,
 } from './kernel/errors.js'
 export { PortInUseError } from './adapters/server.js'
-export { ForeignOriginError, MisdirectedRequestError, NotJsonError, TeamPortError, TeamsUnavailableError, TooManyTeamsError } from './control/index.js'
+export { ForeignOriginError, MisdirectedRequestError, NotJsonError, TeamPortError, TeamsUnavailableError, TooManyTeamsError, type TeamInfo } from './control/index.js'
 export {
   ApiAccessError,
   AuthorizePageError,
