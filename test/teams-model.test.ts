@@ -8,7 +8,7 @@
  * flow's executions, the elements) must be what the team alone gives, its origin aside; and a
  * credential of another team is never let in.
  *
- * `TEAMS_MODEL_RUNS` sets the number of runs (default 12); `FUZZ_SEED` the seed.
+ * `TEAMS_MODEL_RUNS` sets the number of runs (default 16); `FUZZ_SEED` the seed.
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -17,7 +17,7 @@ import { FUZZ_SEED } from './support/fuzz.js'
 import { VERSIONS } from './support/harness.js'
 import { teamOf } from './support/teams.js'
 
-const RUNS = Number(process.env.TEAMS_MODEL_RUNS ?? 12)
+const RUNS = Number(process.env.TEAMS_MODEL_RUNS ?? 16)
 const TEAMS = ['t-a', 't-b', 't-c'] as const
 const SCENARIOS = ['versions-not-found', 'webhook-queue-full', 'static-keys-rejected', 'webhook-flow-fails', 'insufficient-permissions'] as const
 const CREDENTIALS = ['app-key', 'own-token', 'own-key', 'foreign-token', 'foreign-key'] as const
