@@ -14,7 +14,8 @@ import { type Logger, createLogger } from '../kernel/logger.js'
 import { readRunInputs, withFixtures } from '../run-inputs.js'
 import { DEFAULT_HOST, DEFAULT_MAX_TEAMS, DEFAULT_PORT, MAIN_TEAM, REQUEST_TIMEOUT_MS } from './constants.js'
 import { withFetch } from './fetch.js'
-import { type RequestListener, clientErrorListener, connectListener, requestListener } from './node-http.js'
+import { clientErrorListener } from './client-error.js'
+import { type RequestListener, connectListener, requestListener } from './node-http.js'
 import { type Launch, TeamRegistry, type TeamsApi } from './teams.js'
 
 export { DEFAULT_HOST, DEFAULT_PORT }
@@ -145,6 +146,7 @@ interface Listening {
 
 async function listen(port: number, host: string, requestTimeout: number): Promise<Listening> {
   let listener: RequestListener | undefined
+  let continueListener: RequestListener | undefined
   let served: EmulatorCore | undefined
   const pending: Array<() => void> = []
   // A stalled request (slow headers, a body that stops coming) is answered 408 and closed.
@@ -155,6 +157,12 @@ async function listen(port: number, host: string, requestTimeout: number): Promi
       else pending.push(() => listener?.(req, res))
     },
   )
+  // `Expect: 100-continue`: Node would send `100 Continue` at once; the listener sends it only when
+  // the route reads the body, so a body over the limit by its Content-Length gets the 413 instead.
+  server.on('checkContinue', (req, res) => {
+    if (continueListener) continueListener(req, res)
+    else pending.push(() => continueListener?.(req, res))
+  })
   server.keepAliveTimeout = 65_000
   const sockets = new Set<Socket>()
   server.on('connection', (socket) => {
@@ -175,6 +183,7 @@ async function listen(port: number, host: string, requestTimeout: number): Promi
       served = emulator
       const origin = emulator.urls.base
       listener = requestListener(emulator, origin)
+      continueListener = requestListener(emulator, origin, true)
       server.on('connect', connectListener(emulator, origin))
       server.on('clientError', clientErrorListener())
       for (const run of pending.splice(0)) run()
