@@ -8,6 +8,7 @@
  * @typedef {import('../src/index.js').ScenarioActivation} ScenarioActivation
  * @typedef {import('../src/index.js').FlowPatch} FlowPatch
  * @typedef {import('../src/index.js').RouteInfo} RouteInfo
+ * @typedef {import('../src/index.js').TeamInfo & { current: boolean }} TeamListing
  */
 
 /** A control-plane call that did not succeed; the message is the emulator's own. */
@@ -89,6 +90,8 @@ export const api = {
     }
     return { clientId, clientSecret: answer.clientSecret }
   },
+  /** @returns {Promise<TeamListing[]>} the server's teams (a 501 in-process, where there are none) */
+  teams: async () => /** @type {TeamListing[]} */ (await call('GET', 'teams')),
   /** @returns {Promise<RouteInfo[]>} */
   routes: async () => /** @type {RouteInfo[]} */ (await call('GET', 'routes')),
   clearJournal: () => call('DELETE', 'journal'),

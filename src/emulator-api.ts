@@ -47,6 +47,13 @@ export interface EmulatorOptions extends DomainOptions {
   defaultFixtures?: boolean
   /** Seed for generated data and ids: the same seed gives the same data (default 1). */
   seed?: number
+  /**
+   * The emulator's name, where several serve one process (a team's name, docs/teams.md). The ids
+   * it makes up at run time (API keys, client ids and secrets, codes, tokens) come from the seed
+   * and this name, so two emulators of one seed never make the same credential; its data (the
+   * fixtures, the generated elements) stays the seed's. Default: none.
+   */
+  name?: string
   clock?: ClockMode | ClockOptions
   /** Scenarios on for the whole run, by name or text form (`latency:ms=2000`) or with options. */
   scenarios?: Array<string | ({ name: string } & ScenarioActivation)>

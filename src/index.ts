@@ -10,7 +10,7 @@ import type { AuthorizePageError, AuthorizeRedirectError, ApiAccessError, OAuthE
 import type { MswMissingError } from './adapters/msw-compat.js'
 import type { PortInUseError } from './adapters/server.js'
 import type { LocalCaError } from './tls/index.js'
-import type { ForeignOriginError, MisdirectedRequestError, NotJsonError } from './control/index.js'
+import type { ForeignOriginError, MisdirectedRequestError, NotJsonError, TeamPortError, TeamsUnavailableError, TooManyTeamsError } from './control/index.js'
 import type { KernelError } from './kernel/errors.js'
 import type { VersionsError } from './versions/index.js'
 import type { ExecutionTimeoutError, WebhookError } from './webhooks/index.js'
@@ -61,7 +61,7 @@ export {
 } from './kernel/errors.js'
 export { PortInUseError } from './adapters/server.js'
 export { LocalCaError } from './tls/index.js'
-export { ForeignOriginError, MisdirectedRequestError, NotJsonError } from './control/index.js'
+export { ForeignOriginError, MisdirectedRequestError, NotJsonError, TeamPortError, TeamsUnavailableError, TooManyTeamsError, type TeamInfo } from './control/index.js'
 export {
   ApiAccessError,
   AuthorizePageError,
@@ -156,6 +156,9 @@ export type AnySvcMockError =
   | ForeignOriginError
   | NotJsonError
   | MisdirectedRequestError
+  | TeamsUnavailableError
+  | TooManyTeamsError
+  | TeamPortError
   | ApiAccessError
   | RateLimitError
   | OAuthError

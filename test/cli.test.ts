@@ -158,6 +158,8 @@ describe('bad flags exit 2 naming what is wrong', () => {
     [['--scenario', 'webhook-queue-full:webhook=order'], /no webhook "order" exists \(did you mean "orders"\?/],
     [['--scenario', 'token-slow:client=ci-clinet'], /no client "ci-clinet" exists \(did you mean "ci-client"\?/],
     [['serve'], /unknown command "serve"/],
+    [['--teams', 'two'], /--teams must be a whole number from 0 to 1000, got "two"/],
+    [['--teams', '3', '--max-teams', '2'], /--teams must be a whole number from 0 to 2, got "3"/],
   ])('%j', async (args, message) => {
     const { code, stderr } = await run([...args, '--port', '0'])
     expect(code).toBe(2)
@@ -536,5 +538,35 @@ describe('started through npm (npx svc-mock)', () => {
     await closed
     expect(alive(svcMock)).toBe(false)
     expect(out.all().slice(2).map((line) => (JSON.parse(line) as { event: string }).event)).toEqual(['stopping', 'stopped'])
+  })
+})
+
+describe('--teams N', () => {
+  it('makes team-1 … team-N at start, each answering on its own port, listed in the --log json listening line', async () => {
+    const server = await start(['--teams', '2', '--log', 'json'])
+    const listening = JSON.parse(server.stdout().split('\n')[0] ?? '{}') as { teams: Array<{ name: string; url: string; main: boolean }> }
+    expect(listening.teams.map((t) => [t.name, t.main])).toEqual([
+      ['main', true],
+      ['team-1', false],
+      ['team-2', false],
+    ])
+    expect(listening.teams[0]?.url).toBe(server.url)
+    for (const team of listening.teams) expect((await fetch(`${team.url}${VERSIONS()}`, { headers: APP_KEY })).status).toBe(200)
+    server.child.kill('SIGTERM')
+    expect(await server.exited).toBe(0)
+    for (const team of listening.teams) await expect(fetch(`${team.url}/__svc-mock/health`)).rejects.toThrow()
+    const requests = server.stdout().trim().split('\n').map((line) => JSON.parse(line) as { event: string; route?: string; team?: string })
+    expect(requests.filter((e) => e.route === 'versions.list').map((e) => e.team ?? 'main')).toEqual(['main', 'team-1', 'team-2'])
+  })
+
+  it('SVC_MOCK_TEAMS does the same; the banner lists each team with its address and dashboard, and its request lines name it', async () => {
+    const server = await start([], { SVC_MOCK_TEAMS: '1' })
+    const team = /team-1 +(http:\/\/127\.0\.0\.1:\d+) {2}\(dashboard (\S+)\)/.exec(server.output())
+    expect(team?.[2]).toBe(`${team?.[1] ?? ''}/__svc-mock/`)
+    expect(server.output()).toContain(`make more with POST ${server.url}/__svc-mock/teams`)
+    expect((await fetch(`${team?.[1] ?? ''}${VERSIONS()}`, { headers: APP_KEY })).status).toBe(200)
+    server.child.kill('SIGTERM')
+    expect(await server.exited).toBe(0)
+    expect(server.output()).toMatch(/\[team-1\] GET +\/acme-collection\/\S+ -> 200  versions\.list/)
   })
 })

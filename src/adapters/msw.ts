@@ -90,9 +90,13 @@ export type EmulatorMswServer = ReturnType<typeof setupServer>
 /** The options of `server.listen()` for the installed msw. */
 export type MswListenOptions = NonNullable<Parameters<EmulatorMswServer['listen']>[0]>
 
-/** Wires an emulator's handlers into a new msw `setupServer` (not yet listening). */
-export function setupEmulatorServer(emulator: { readonly handlers: readonly MswRequestHandler[] }): EmulatorMswServer {
-  return setupServer(...emulator.handlers)
+/**
+ * Wires emulators' handlers into a new msw `setupServer` (not yet listening). Several emulators
+ * with origins of their own (teams: docs/teams.md) share one server: each handler takes only its
+ * own origin.
+ */
+export function setupEmulatorServer(...emulators: ReadonlyArray<{ readonly handlers: readonly MswRequestHandler[] }>): EmulatorMswServer {
+  return setupServer(...emulators.flatMap((emulator) => emulator.handlers))
 }
 
 /**

@@ -7,6 +7,7 @@
 import { X509Certificate, createPrivateKey } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
+import { DEFAULT_MAX_TEAMS } from '../adapters/constants.js'
 import type { ServerOptions } from '../adapters/server.js'
 import { closest } from '../kernel/closest.js'
 import { ScenarioError, UnknownScenarioError } from '../kernel/errors.js'
@@ -36,6 +37,8 @@ const OPTIONS = {
   https: { type: 'boolean' },
   'tls-cert': { type: 'string' },
   'tls-key': { type: 'string' },
+  teams: { type: 'string' },
+  'max-teams': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const
@@ -70,7 +73,7 @@ export function parseProblem(error: unknown): string {
 }
 
 function exampleOf(flag: string): string {
-  const examples: Record<string, string> = { '--tls-cert': 'cert.pem', '--tls-key': 'key.pem', '--port': '4010', '--host': '127.0.0.1', '--log': 'json', '--clock': 'manual', '--seed': '7', '--scenario': 'latency:ms=2000' }
+  const examples: Record<string, string> = { '--tls-cert': 'cert.pem', '--tls-key': 'key.pem', '--teams': '4', '--port': '4010', '--host': '127.0.0.1', '--log': 'json', '--clock': 'manual', '--seed': '7', '--scenario': 'latency:ms=2000' }
   return examples[flag] ?? '…'
 }
 
@@ -114,6 +117,8 @@ export type ParsedValues = {
   https?: boolean
   'tls-cert'?: string
   'tls-key'?: string
+  teams?: string
+  'max-teams'?: string
   help?: boolean
   version?: boolean
 }
@@ -231,6 +236,10 @@ export function serverOptions(values: ParsedValues, env: CliIo['env'], defaultPo
   const tokenAlgorithm = oneOf(pick('--token-algorithm', values['token-algorithm'], 'SVC_MOCK_TOKEN_ALGORITHM', env), ['RS256', 'ES256', 'ES384', 'EdDSA'] as const)
   const consent = oneOf(pick('--consent', values.consent, 'SVC_MOCK_CONSENT', env), ['auto', 'page'] as const)
   const https = httpsOption(values, env)
+  const maxTeamsRaw = pick('--max-teams', values['max-teams'], 'SVC_MOCK_MAX_TEAMS', env)
+  const maxTeams = integer(maxTeamsRaw, 0, 1_000_000)
+  const teamsRaw = pick('--teams', values.teams, 'SVC_MOCK_TEAMS', env)
+  const teams = integer(teamsRaw, 0, maxTeams ?? DEFAULT_MAX_TEAMS)
   if (publicUrl !== undefined) {
     try {
       new URL(publicUrl.value)
@@ -257,6 +266,8 @@ export function serverOptions(values: ParsedValues, env: CliIo['env'], defaultPo
     ...(tokenAlgorithm === undefined ? {} : { tokenAlgorithm }),
     ...(consent === undefined ? {} : { consent }),
     ...(https === undefined ? {} : { https }),
+    ...(teams === undefined ? {} : { teams }),
+    ...(maxTeams === undefined ? {} : { maxTeams }),
   }
 }
 

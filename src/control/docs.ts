@@ -18,6 +18,7 @@ import type { ResponseDoc, RouteDoc } from '../kernel/route.js'
 import { ParamValue } from '../kernel/scenarios/schema.js'
 import { ApproveBody, IssueTokenBody } from './auth.js'
 import { AdvanceBody, scenarioOnBody } from './core.js'
+import { TeamBody } from './teams.js'
 import { ElementInputSchema, StorageSchema, VersionInputSchema } from '../versions/index.js'
 import { DataStructureSchema, FlowConfigSchema, FlowPatchSchema, WebhookInputSchema, WebhookOptionsSchema } from '../webhooks/index.js'
 
@@ -126,6 +127,16 @@ const Execution = z.object({
 }).meta({ id: 'Execution' })
 
 const AnyObject = z.record(z.string(), JsonValue)
+
+const Team = z.object({
+  name: z.string(),
+  url: z.string().meta({ description: 'Its origin: every endpoint, its control plane and its dashboard.' }),
+  port: z.number().int(),
+  main: z.boolean().meta({ description: "The server's own team (it closes only with the server)." }),
+  seed: z.number().int(),
+  dashboard: z.string(),
+}).meta({ id: 'Team' })
+const TEAMS_OFF: ResponseDoc = { ...refused('In-process: teams need the standalone server (each listens on a port of its own).'), name: 'NoTeams' }
 
 /** A route's JSON body (the control plane's own schemas live beside its routes, the rest are the domains'). */
 const body = (schema: z.ZodType): Pick<RouteDoc, 'body' | 'bodyRequired'> => ({ body: { 'application/json': schema }, bodyRequired: true })
@@ -247,6 +258,28 @@ export function controlDocs(targetNames: readonly string[]): Readonly<Record<str
     'control.webhooks.executions': {
       params: { id: 'The webhook id.' },
       responses: { '200': json('The flow\'s runs, in order.', z.array(Execution)), '404': refused('No such webhook.'), ...READ_REFUSALS },
+    },
+    'control.teams.list': {
+      responses: { '200': json('Every team of the server, the main one first.', z.array(Team.extend({ current: z.boolean().meta({ description: 'The team whose control plane answered.' }) }))), '501': TEAMS_OFF, ...READ_REFUSALS },
+    },
+    'control.teams.create': {
+      description:
+        "A complete, isolated emulator (store, keys, clock, scenarios, journal, webhooks) seeded from the run's fixtures and then the body's, listening on a port of its own on the same host. " +
+        'Its tokens, keys and codes are refused by every other team. A 400 (a name that is not a DNS label, fixtures or a scenario that fail validation) makes nothing.',
+      body: { 'application/json': TeamBody.meta({ id: 'TeamInput' }) },
+      responses: {
+        '201': json('The team.', Team),
+        '409': refused('A team of that name exists already.'),
+        '429': json('As many teams run as the limit allows (`--max-teams`).', z.object({ error: z.string(), limit: z.number().int() })),
+        '501': TEAMS_OFF,
+        '503': refused('Its port could not be opened; the message says why.'),
+        ...CHANGE_REFUSALS,
+      },
+    },
+    'control.teams.delete': {
+      description: 'Its port takes no more connections once answered; requests in flight there still get their answers.',
+      params: { name: 'The team.' },
+      responses: { '204': noContent, '404': refused('No such team.'), '409': refused('The main team closes only with the server.'), '501': TEAMS_OFF, ...READ_REFUSALS },
     },
     'control.state': { responses: { '200': json('Everything the dashboard shows.', AnyObject), ...READ_REFUSALS } },
     'control.events': {
