@@ -211,6 +211,24 @@ describe('bad flags exit 2 naming what is wrong', () => {
   })
 })
 
+describe('svc-mock refusing a scenario file with a typo', () => {
+  it('a rule aimed at a route that does not exist: exit 2, naming the file, the field and the closest route', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-mock-cli-'))
+    writeFileSync(join(dir, 'slow-versions.json'), JSON.stringify({ name: 'slow-versions', description: 'Versions come late.', rules: [{ route: 'version.*', delay: 500 }] }))
+    const { code, stderr } = await run(['--scenarios', dir, '--port', '0'])
+    expect(code).toBe(2)
+    expect(stderr).toContain(`Invalid scenario ${join(dir, 'slow-versions.json')} at rules[0].route: "version.*" matches no route (did you mean "versions.*"?`)
+  })
+
+  it('a field of the wrong type: exit 2, saying the type expected', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-mock-cli-'))
+    writeFileSync(join(dir, 'slow-token.json'), JSON.stringify({ name: 'slow-token', description: 'Tokens come late.', rules: [{ route: 'auth.token', delay: 'long' }] }))
+    const { code, stderr } = await run(['--scenarios', dir, '--port', '0'])
+    expect(code).toBe(2)
+    expect(stderr).toContain('at rules[0].delay: expected a number or {"$param": "<parameter name>"}, received string')
+  })
+})
+
 describe('svc-mock serving', () => {
   it('prints its addresses and default credentials, answers the versions operation, and exits 0 on SIGTERM', async () => {
     const server = await start([])
