@@ -431,6 +431,16 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Whether the process is gone within `ms` (polled; a process still there then is reported, not waited on). */
+async function goneWithin(pid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms
+  while (alive(pid)) {
+    if (Date.now() > deadline) return false
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  return true
+}
+
 /** Resolves with each line the process writes to standard output as it comes, and its exit. */
 function lines(child: ChildProcess): { next: () => Promise<string>; all: () => string[] } {
   const seen: string[] = []
@@ -518,6 +528,29 @@ describe('svc-mock exec', () => {
     await expect(fetch(`${seen.url}/__svc-mock/health`)).rejects.toThrow()
   })
 
+  it('runs the command in its own process group: SIGTERM reaches the grandchildren too (sh -c "sleep 31 & wait" leaves no sleep)', async () => {
+    const child = spawn(process.execPath, [BIN, 'exec', '--log', 'silent', '--', 'sh', '-c', 'sleep 31 & echo $!; wait'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    children.add(child)
+    const out = lines(child)
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)))
+    const sleep = Number(await out.next())
+    try {
+      expect(alive(sleep)).toBe(true)
+      child.kill('SIGTERM')
+      expect(await exited).toBe(143)
+      expect(await goneWithin(sleep, 5_000)).toBe(true)
+    } finally {
+      if (alive(sleep)) process.kill(sleep, 'SIGKILL')
+    }
+  })
+
+  it('without the --, says to put it before the command (svc-mock exec node -e …)', async () => {
+    const { code, stderr } = await run(['exec', process.execPath, '-e', 'console.log(1)'])
+    expect(code).toBe(2)
+    expect(stderr).toContain('unknown flag -e')
+    expect(stderr).toContain(`put -- before the command: svc-mock exec [options] -- ${process.execPath} -e console.log(1)`)
+  })
+
   it('when its parent dies without passing a signal on (npx killed), the command and the emulator end too', async () => {
     // The wrapper starts svc-mock exec as npx would, prints svc-mock's pid, and is then killed outright.
     const wrapper = `const { spawn } = require('node:child_process'); const c = spawn(process.execPath, ${JSON.stringify([BIN, 'exec', '--log', 'silent', '--'])}.concat([process.execPath, '-e', ${JSON.stringify(probe('setInterval(() => {}, 1000)'))}]), { stdio: 'inherit' }); console.log(JSON.stringify({ svcMock: c.pid })); setInterval(() => {}, 1000)`
@@ -539,6 +572,16 @@ describe('svc-mock exec', () => {
 })
 
 describe('started through npm (npx svc-mock)', () => {
+  it('the --log json listening line names svc-mock\'s own pid, which SIGINT stops as SIGTERM does (npm hands SIGINT to a shell that keeps it)', async () => {
+    const server = await start(['--log', 'json'])
+    const listening = JSON.parse(server.stdout().split('\n')[0] ?? '{}') as { event?: string; pid?: number }
+    expect(listening.event).toBe('listening')
+    expect(listening.pid).toBe(server.child.pid)
+    process.kill(listening.pid ?? 0, 'SIGINT')
+    expect(await server.exited).toBe(0)
+    expect(server.stdout()).toContain('"event":"stopping","signal":"SIGINT"')
+  })
+
   it('stops when npm is killed without passing the signal on, instead of serving on as an orphan', async () => {
     // What npx does: npm starts svc-mock with npm_command in its environment; then npm alone is killed.
     const wrapper = `const { spawn } = require('node:child_process'); const c = spawn(process.execPath, ${JSON.stringify([BIN, '--port', '0', '--log', 'json'])}, { stdio: 'inherit', env: { ...process.env, npm_command: 'exec' } }); console.log(JSON.stringify({ svcMock: c.pid })); setInterval(() => {}, 1000)`
