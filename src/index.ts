@@ -18,6 +18,7 @@ export { createEmulator, type InProcessEmulator } from './adapters/in-process.js
 export { MswMissingError } from './adapters/msw-compat.js'
 
 export type {
+  BuiltInScenarioName,
   ClockApi,
   CredentialInfo,
   Emulator,
@@ -32,6 +33,8 @@ export type {
   JournalApi,
   RouteInfo,
   ScenarioActivation,
+  ScenarioName,
+  ScenarioSpec,
   ScenarioTargets,
   SettingsInput,
 } from './emulator-api.js'

@@ -16,7 +16,7 @@ import { createEmulator, type InProcessEmulator } from './in-process.js'
 import { setupEmulatorServer, unhandled } from './msw.js'
 import { StrayRequestsHandler, originsOf } from './stray-requests.js'
 
-export interface UseEmulatorOptions extends EmulatorOptions {
+export interface UseEmulatorOptions<Custom extends string = string> extends EmulatorOptions<Custom> {
   /**
    * Reset the emulator after each test (default true). Turn it off for suites whose tests run
    * concurrently: give each test its own scenarios with `emu.scenarios.boundary(fn)` instead.
@@ -36,7 +36,7 @@ export interface UseEmulatorOptions extends EmulatorOptions {
 }
 
 /** Sets up the emulator and msw for the enclosing suite; resolves with the emulator. */
-export async function useEmulator(options: UseEmulatorOptions = {}): Promise<InProcessEmulator> {
+export async function useEmulator<Custom extends string = never>(options: UseEmulatorOptions<Custom> = {}): Promise<InProcessEmulator<Custom>> {
   const { resetAfterEach = true, failOnUnhandled = true, otherOrigins = [], ...emulatorOptions } = options
   const allowed = originsOf(otherOrigins)
   const emu = await createEmulator(emulatorOptions)
