@@ -14,10 +14,13 @@ export const DOCUMENTS = ['README.md', ...readdirSync(join(ROOT, 'docs'), { recu
 /**
  * Sections (by `## ` heading) whose blocks another test runs, with the context they assume:
  * docs/scenarios.md's recipes use the consumer's `client` and `sender` (test/docs/scenario-recipes.test.ts
- * runs them), and its saved file is compared with what svc-mock saves (test/unit/docs.test.ts).
+ * runs them), and its saved file is compared with what svc-mock saves (test/unit/docs.test.ts);
+ * docs/jest.md's set-up is a jest project's files, which .ci/jest-consumer.sh runs with jest
+ * (test/docs/jest-doc.test.ts checks the page shows them word for word).
  */
 export const RUN_ELSEWHERE: Readonly<Record<string, readonly string[]>> = {
   'docs/scenarios.md': ['Recipes', 'Save what is on'],
+  'docs/jest.md': ['Set-up'],
 }
 
 export interface Block {
