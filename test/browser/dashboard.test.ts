@@ -6,7 +6,8 @@
  * (what is on first, search, the command-line and header forms, the saved scenario file run by
  * the real `svc-mock --scenarios DIR`), the journal (pause, clear, HAR export opened back,
  * copy as curl run by the real curl, the near miss) and device logins (approve, deny); then the
- * layout at every width from 360 to 1920 px, and the steering the page has always offered.
+ * layout at every width from 360 to 1920 px, one screen at desktop sizes (1280x900, 1920x1080:
+ * only the panels scroll), and the steering the page has always offered.
  * Screenshots of each state go to test/artifacts/ (git-ignored; docs/dashboard.png is a copy of
  * one).
  *
@@ -394,6 +395,43 @@ describe('the dashboard at every width', () => {
     await page.setViewportSize({ width: 1366, height: 900 })
     await page.getByRole('tab', { name: /Scenarios/ }).click()
     await shot('overview', 1366)
+  })
+})
+
+describe('the dashboard at desktop sizes', () => {
+  it('is one screen at 1280x900 and 1920x1080, on each tab, with a long journal: only its panels scroll', async () => {
+    await openAt(1280)
+    for (let i = 0; i < 40; i++) await send(VERSIONS('no-such-element'), { headers: { authorization: 'AppKey svcmock-app-key' } })
+    await page.locator('li.entry').nth(39).waitFor({ state: 'attached' })
+    const measure = (): Promise<{ page: number; pageWidth: number; window: number; windowWidth: number; journal: number; journalShown: number; scrolled: number }> =>
+      page.evaluate(() => {
+        const journal = document.querySelector('#journal-list')
+        return {
+          page: document.documentElement.scrollHeight,
+          pageWidth: document.documentElement.scrollWidth,
+          window: window.innerHeight,
+          windowWidth: window.innerWidth,
+          journal: journal?.scrollHeight ?? 0,
+          journalShown: journal?.clientHeight ?? 0,
+          scrolled: window.scrollY,
+        }
+      })
+    for (const [width, height] of [[1280, 900], [1920, 1080]] as const) {
+      await page.setViewportSize({ width, height })
+      for (const tab of [/Scenarios/, /Webhooks/, /OAuth/]) {
+        await page.getByRole('tab', { name: tab }).click()
+        const seen = await measure()
+        expect(seen.page, `${width}x${height}, ${String(tab)}: the page's height`).toBe(height)
+        expect(seen.pageWidth, `${width}x${height}, ${String(tab)}: the page's width`).toBe(width)
+        expect(seen.journal, 'the journal scrolls inside its panel').toBeGreaterThan(seen.journalShown)
+      }
+      // A wheel turn over the journal scrolls the journal, never the page into blank space.
+      await page.locator('#journal-list').hover()
+      await page.mouse.wheel(0, 3000)
+      await page.waitForFunction(() => (document.querySelector('#journal-list')?.scrollTop ?? 0) > 0)
+      expect((await measure()).scrolled).toBe(0)
+    }
+    await page.setViewportSize({ width: 1366, height: 900 })
   })
 })
 
