@@ -403,19 +403,7 @@ describe('the dashboard at desktop sizes', () => {
     await openAt(1280)
     for (let i = 0; i < 40; i++) await send(VERSIONS('no-such-element'), { headers: { authorization: 'AppKey svcmock-app-key' } })
     await page.locator('li.entry').nth(39).waitFor({ state: 'attached' })
-    const measure = (): Promise<{ page: number; pageWidth: number; window: number; windowWidth: number; journal: number; journalShown: number; scrolled: number }> =>
-      page.evaluate(() => {
-        const journal = document.querySelector('#journal-list')
-        return {
-          page: document.documentElement.scrollHeight,
-          pageWidth: document.documentElement.scrollWidth,
-          window: window.innerHeight,
-          windowWidth: window.innerWidth,
-          journal: journal?.scrollHeight ?? 0,
-          journalShown: journal?.clientHeight ?? 0,
-          scrolled: window.scrollY,
-        }
-      })
+    const measure = (): Promise<{ page: number; pageWidth: number; journal: number; journalShown: number; journalScrolled: number; scrolled: number }> => page.evaluate('pageExtent()')
     for (const [width, height] of [[1280, 900], [1920, 1080]] as const) {
       await page.setViewportSize({ width, height })
       for (const tab of [/Scenarios/, /Webhooks/, /OAuth/]) {
@@ -428,7 +416,7 @@ describe('the dashboard at desktop sizes', () => {
       // A wheel turn over the journal scrolls the journal, never the page into blank space.
       await page.locator('#journal-list').hover()
       await page.mouse.wheel(0, 3000)
-      await page.waitForFunction(() => (document.querySelector('#journal-list')?.scrollTop ?? 0) > 0)
+      await page.waitForFunction('pageExtent().journalScrolled > 0')
       expect((await measure()).scrolled).toBe(0)
     }
     await page.setViewportSize({ width: 1366, height: 900 })
