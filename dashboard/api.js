@@ -32,9 +32,8 @@ export class ControlPlaneError extends Error {
  */
 async function call(method, path, body) {
   /** @type {RequestInit} */
-  // Every change is JSON, even without a body: the control plane refuses anything else (415), so
-  // that a form or a no-cors request from another site cannot drive it.
-  const init = method === 'GET' ? { method } : { method, headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }
+  // A body is sent as JSON: the control plane refuses any other (415); a change without one needs no Content-Type.
+  const init = body === undefined ? { method } : { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }
   let response
   try {
     response = await fetch(new URL(path, document.baseURI), init)

@@ -19,6 +19,7 @@ export { createEmulator, type InProcessEmulator } from './adapters/in-process.js
 export { MswMissingError } from './adapters/msw-compat.js'
 
 export type {
+  BuiltInScenarioName,
   ClockApi,
   CredentialInfo,
   Emulator,
@@ -33,6 +34,8 @@ export type {
   JournalApi,
   RouteInfo,
   ScenarioActivation,
+  ScenarioName,
+  ScenarioSpec,
   ScenarioTargets,
   SettingsInput,
 } from './emulator-api.js'

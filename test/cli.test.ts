@@ -213,6 +213,24 @@ describe('bad flags exit 2 naming what is wrong', () => {
   })
 })
 
+describe('svc-mock refusing a scenario file with a typo', () => {
+  it('a rule aimed at a route that does not exist: exit 2, naming the file, the field and the closest route', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-mock-cli-'))
+    writeFileSync(join(dir, 'slow-versions.json'), JSON.stringify({ name: 'slow-versions', description: 'Versions come late.', rules: [{ route: 'version.*', delay: 500 }] }))
+    const { code, stderr } = await run(['--scenarios', dir, '--port', '0'])
+    expect(code).toBe(2)
+    expect(stderr).toContain(`Invalid scenario ${join(dir, 'slow-versions.json')} at rules[0].route: "version.*" matches no route (did you mean "versions.*"?`)
+  })
+
+  it('a field of the wrong type: exit 2, saying the type expected', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-mock-cli-'))
+    writeFileSync(join(dir, 'slow-token.json'), JSON.stringify({ name: 'slow-token', description: 'Tokens come late.', rules: [{ route: 'auth.token', delay: 'long' }] }))
+    const { code, stderr } = await run(['--scenarios', dir, '--port', '0'])
+    expect(code).toBe(2)
+    expect(stderr).toContain('at rules[0].delay: expected a number or {"$param": "<parameter name>"}, received string')
+  })
+})
+
 describe('svc-mock serving', () => {
   it('prints its addresses and default credentials, answers the versions operation, and exits 0 on SIGTERM', async () => {
     const server = await start([])
@@ -415,6 +433,16 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Whether the process is gone within `ms` (polled; a process still there then is reported, not waited on). */
+async function goneWithin(pid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms
+  while (alive(pid)) {
+    if (Date.now() > deadline) return false
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  return true
+}
+
 /** Resolves with each line the process writes to standard output as it comes, and its exit. */
 function lines(child: ChildProcess): { next: () => Promise<string>; all: () => string[] } {
   const seen: string[] = []
@@ -502,6 +530,29 @@ describe('svc-mock exec', () => {
     await expect(fetch(`${seen.url}/__svc-mock/health`)).rejects.toThrow()
   })
 
+  it('runs the command in its own process group: SIGTERM reaches the grandchildren too (sh -c "sleep 31 & wait" leaves no sleep)', async () => {
+    const child = spawn(process.execPath, [BIN, 'exec', '--log', 'silent', '--', 'sh', '-c', 'sleep 31 & echo $!; wait'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    children.add(child)
+    const out = lines(child)
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)))
+    const sleep = Number(await out.next())
+    try {
+      expect(alive(sleep)).toBe(true)
+      child.kill('SIGTERM')
+      expect(await exited).toBe(143)
+      expect(await goneWithin(sleep, 5_000)).toBe(true)
+    } finally {
+      if (alive(sleep)) process.kill(sleep, 'SIGKILL')
+    }
+  })
+
+  it('without the --, says to put it before the command (svc-mock exec node -e …)', async () => {
+    const { code, stderr } = await run(['exec', process.execPath, '-e', 'console.log(1)'])
+    expect(code).toBe(2)
+    expect(stderr).toContain('unknown flag -e')
+    expect(stderr).toContain(`put -- before the command: svc-mock exec [options] -- ${process.execPath} -e console.log(1)`)
+  })
+
   it('when its parent dies without passing a signal on (npx killed), the command and the emulator end too', async () => {
     // The wrapper starts svc-mock exec as npx would, prints svc-mock's pid, and is then killed outright.
     const wrapper = `const { spawn } = require('node:child_process'); const c = spawn(process.execPath, ${JSON.stringify([BIN, 'exec', '--log', 'silent', '--'])}.concat([process.execPath, '-e', ${JSON.stringify(probe('setInterval(() => {}, 1000)'))}]), { stdio: 'inherit' }); console.log(JSON.stringify({ svcMock: c.pid })); setInterval(() => {}, 1000)`
@@ -523,6 +574,16 @@ describe('svc-mock exec', () => {
 })
 
 describe('started through npm (npx svc-mock)', () => {
+  it('the --log json listening line names svc-mock\'s own pid, which SIGINT stops as SIGTERM does (npm hands SIGINT to a shell that keeps it)', async () => {
+    const server = await start(['--log', 'json'])
+    const listening = JSON.parse(server.stdout().split('\n')[0] ?? '{}') as { event?: string; pid?: number }
+    expect(listening.event).toBe('listening')
+    expect(listening.pid).toBe(server.child.pid)
+    process.kill(listening.pid ?? 0, 'SIGINT')
+    expect(await server.exited).toBe(0)
+    expect(server.stdout()).toContain('"event":"stopping","signal":"SIGINT"')
+  })
+
   it('stops when npm is killed without passing the signal on, instead of serving on as an orphan', async () => {
     // What npx does: npm starts svc-mock with npm_command in its environment; then npm alone is killed.
     const wrapper = `const { spawn } = require('node:child_process'); const c = spawn(process.execPath, ${JSON.stringify([BIN, '--port', '0', '--log', 'json'])}, { stdio: 'inherit', env: { ...process.env, npm_command: 'exec' } }); console.log(JSON.stringify({ svcMock: c.pid })); setInterval(() => {}, 1000)`

@@ -25,7 +25,7 @@ export { DEFAULT_HOST, DEFAULT_PORT }
 export type { RunningTeam, TeamInfo, TeamInput, TeamsApi } from './teams.js'
 export type { TlsCertificate } from '../tls/index.js'
 
-export interface ServerOptions extends Omit<EmulatorOptions, 'origin' | 'authUrl' | 'baseUrl' | 'webhookUrl' | 'name'> {
+export interface ServerOptions<Custom extends string = string> extends Omit<EmulatorOptions<Custom>, 'origin' | 'authUrl' | 'baseUrl' | 'webhookUrl' | 'name'> {
   /** Port to listen on; 0 picks a free one. Default 4010. */
   port?: number
   /** Address to bind. Default 127.0.0.1 (loopback only). */
@@ -50,14 +50,14 @@ export interface ServerOptions extends Omit<EmulatorOptions, 'origin' | 'authUrl
   maxTeams?: number
 }
 
-export interface RunningServer {
+export interface RunningServer<Custom extends string = never> {
   /** `http://127.0.0.1:4010`: every endpoint and the control plane live here. */
   readonly url: string
   readonly port: number
   readonly host: string
   /** With `https: true`: the path of the local CA's certificate, which clients must trust. */
   readonly caFile?: string
-  readonly emulator: Emulator
+  readonly emulator: Emulator<Custom>
   /** The main team and the others, made at start (`teams`) or since (`POST /__svc-mock/teams`). */
   readonly teams: TeamsApi
   /** Closes every team, stops accepting connections, lets requests in flight finish (up to 2 s), then closes. */
@@ -75,7 +75,7 @@ export class PortInUseError extends SvcMockError<'ERR_PORT_IN_USE'> {
   }
 }
 
-export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+export async function startServer<Custom extends string = never>(options: ServerOptions<Custom> = {}): Promise<RunningServer<Custom>> {
   const port = options.port ?? DEFAULT_PORT
   const host = options.host ?? DEFAULT_HOST
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError('port', `must be 0-65535, got ${String(port)}`)

@@ -18,6 +18,7 @@ export function listeningEvent(server: RunningServer): Record<string, unknown> {
     time: new Date().toISOString(),
     event: 'listening',
     version: VERSION,
+    pid: process.pid,
     url: server.url,
     host: server.host,
     port: server.port,

@@ -1,8 +1,8 @@
 /**
  * The control plane as the OpenAPI document shows it: each route's body is the schema the emulator
  * method checks it with (the domains export them), and the answers are described by the views'
- * shapes. Every change must be sent as JSON (415 otherwise), from no other web page (403) and to a
- * loopback or the emulator's own host name (421).
+ * shapes. A change's body must be sent as JSON (415 otherwise), from no other web page or site
+ * (403) and to a loopback or the emulator's own host name (421).
  */
 import * as z from 'zod'
 import {
@@ -32,12 +32,12 @@ const refused = (description: string): ResponseDoc => json(description, ControlE
 const noContent: ResponseDoc = { description: 'Done.' }
 
 /** The refusals every change can meet (the guards), and a bad body. */
-const FOREIGN_ORIGIN: ResponseDoc = { ...refused('Sent by a page of another origin.'), name: 'ForeignOrigin' }
+const FOREIGN_ORIGIN: ResponseDoc = { ...refused('Sent by a page of another origin (`Origin`) or site (`Sec-Fetch-Site: cross-site` or `same-site`).'), name: 'ForeignOrigin' }
 const MISDIRECTED: ResponseDoc = { ...refused("Addressed to a host name other than loopback or the emulator's own."), name: 'Misdirected' }
 const CHANGE_REFUSALS: Readonly<Record<string, ResponseDoc>> = {
   '400': { ...refused('A bad body or parameter, naming the field.'), name: 'InvalidInput' },
   '403': FOREIGN_ORIGIN,
-  '415': { ...refused('Not sent as `Content-Type: application/json`.'), name: 'NotJson' },
+  '415': { ...refused('A body not sent as `Content-Type: application/json` (a change without a body needs no Content-Type).'), name: 'NotJson' },
   '421': MISDIRECTED,
 }
 const READ_REFUSALS: Readonly<Record<string, ResponseDoc>> = { '403': FOREIGN_ORIGIN, '421': MISDIRECTED }

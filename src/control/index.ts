@@ -37,8 +37,8 @@ export function defineControlDomain(deps: ControlDeps): Domain {
   return {
     routes: routes.map((route) => ({
       ...route,
-      resolve: (ctx: RequestContext) => {
-        guard(ctx, hosts)
+      resolve: async (ctx: RequestContext) => {
+        await guard(ctx, hosts)
         return route.resolve(ctx)
       },
     })),

@@ -266,7 +266,7 @@ export class Kernel<Options extends object, Urls extends Addresses> {
    */
   route(others: readonly Domain[]): void {
     const routes: RouteDefinition[] = [...this.#domains, ...others].flatMap((d) => d.routes)
-    this.#catalogue.checkErrors(routes)
+    this.#catalogue.checkRoutes(routes)
     const { clock, logger, urls, routeList } = this.#options
     this.#pipeline = new Pipeline(
       {

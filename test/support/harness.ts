@@ -121,11 +121,10 @@ class LiveHarness implements Harness {
   }
 
   async control<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
-    // Every change to the control plane is JSON, even without a body (a form could not drive it).
+    // A body is JSON; a change without one needs no Content-Type.
     const response = await this.fetch(`/__svc-mock${path}`, {
       method,
-      ...(method === 'GET' ? {} : { headers: { 'content-type': 'application/json' } }),
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
     })
     const text = await response.text()
     return { status: response.status, body: (text === '' ? undefined : JSON.parse(text)) as T }
