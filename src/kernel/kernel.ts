@@ -198,7 +198,7 @@ export class Kernel<Options extends object, Urls extends Addresses> {
     for (const domain of domains) await domain.load?.({ of: (section) => recordsOf(loaded, section) })
     this.#ids.reset()
     // Scenarios may be aimed only at routes and targets that exist (the control plane's never count).
-    const scenarioRoutes = domains.flatMap((d) => d.routes.map((r) => r.id))
+    const scenarioRoutes = domains.flatMap((d) => d.routes.map(({ id, tags }) => ({ id, tags })))
     this.#engine.aims = { routes: () => scenarioRoutes, targets: () => this.#targets }
     this.#startup = (setup.scenarios ?? []).flatMap((item) => {
       if (typeof item === 'string') return parseActivations(item, item, targetNames)

@@ -103,7 +103,7 @@ export class Pipeline {
       }
       const names = scenarios.targetNames(perRequest)
       const targets = names.size === 0 ? NO_TARGETS : await this.#readTargets(names, definition.id, params, request)
-      decision = scenarios.decide(definition.id, request.method, targets, perRequest)
+      decision = scenarios.decide(definition, request.method, targets, perRequest)
     }
 
     const ctx = new DispatchContext(request, definition.id, params, receivedAt, decision, clock)
