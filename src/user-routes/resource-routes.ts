@@ -1,0 +1,106 @@
+/**
+ * The five routes of a resource, on its `@msw/data` collection: list (`GET path`: a JSON array of
+ * the records), read (`GET path/{id}`), create (`POST path`: 201 with the record), replace
+ * (`PUT path/{id}`) and delete (`DELETE path/{id}`: 204). A missing record is the platform's 404;
+ * a body that is not a JSON object, a 400 naming the problem. Each goes through the gate as the
+ * resource's `auth` says.
+ */
+import * as z from 'zod'
+import type { JsonObject } from '../kernel/json.js'
+import { NESTING_RULE, nestsDeeperThan } from '../kernel/nesting.js'
+import { type Reply, empty, json } from '../kernel/reply.js'
+import type { RequestContext, RouteDefinition, RouteDoc } from '../kernel/route.js'
+import { type Access, type AccessCheck, securityOf } from './access.js'
+import { ACCESS_RESPONSES, PlatformErrorSchema, USER_ROUTES_TAG } from './docs.js'
+import type { Resource } from './resources.js'
+import { RecordBodyError, RecordNotFoundError } from './wire.js'
+
+export type ResourceOperation = 'list' | 'read' | 'create' | 'replace' | 'delete'
+
+export interface ResourceRoute {
+  readonly operation: ResourceOperation
+  readonly definition: RouteDefinition
+  readonly doc: RouteDoc
+}
+
+/** The resource's routes on `origin`, each checking access with `check`. */
+export function resourceRoutes(resource: Resource, origin: string, check: AccessCheck, access: Access | undefined): ResourceRoute[] {
+  const { name, path, idField } = resource
+  const item = `${path}/:id`
+  const route = (operation: ResourceOperation, method: RouteDefinition['method'], at: string, summary: string, answer: (ctx: RequestContext) => Promise<Reply> | Reply): RouteDefinition => ({
+    id: `${name}.${operation}`,
+    method,
+    path: at,
+    origin,
+    summary,
+    resolve: async (ctx) => {
+      await check(ctx)
+      return await answer(ctx)
+    },
+  })
+  const record = (ctx: RequestContext): JsonObject => {
+    const id = ctx.params.id ?? ''
+    const found = resource.get(id)
+    if (!found) throw new RecordNotFoundError(`No ${name} record with ${idField} "${id}".`)
+    return found
+  }
+  const Record = z.record(z.string(), z.unknown()).meta({ description: `A ${name} record; its id is in "${idField}".` })
+  const docOf = (summary: string, responses: RouteDoc['responses'], options: { body?: boolean; one?: boolean } = {}): RouteDoc => ({
+    description: `${summary} (your resource "${name}", on an @msw/data collection; reset restores its records).`,
+    tags: [USER_ROUTES_TAG],
+    ...(options.one ? { params: { id: `The record's ${idField}.` } } : {}),
+    ...(options.body ? { body: { 'application/json': Record }, bodyRequired: true } : {}),
+    responses: { ...responses, ...(access === 'none' ? {} : ACCESS_RESPONSES) },
+    security: securityOf(access),
+  })
+  const notFound = { description: 'No record with that id.', content: { 'application/json': PlatformErrorSchema } }
+  const badBody = { description: 'The body is not a JSON object (or its id is not the path\'s).', content: { 'application/json': PlatformErrorSchema } }
+  return [
+    {
+      operation: 'list',
+      definition: route('list', 'GET', path, `List the ${name} records`, () => json(resource.list())),
+      doc: docOf(`List the ${name} records`, { '200': { description: 'Every record.', content: { 'application/json': z.array(Record) } } }),
+    },
+    {
+      operation: 'read',
+      definition: route('read', 'GET', item, `Read one ${name} record`, (ctx) => json(record(ctx))),
+      doc: docOf(`Read one ${name} record`, { '200': { description: 'The record.', content: { 'application/json': Record } }, '404': notFound }, { one: true }),
+    },
+    {
+      operation: 'create',
+      definition: route('create', 'POST', path, `Create a ${name} record`, async (ctx) => json(await resource.create(await readRecord(ctx)), { status: 201 })),
+      doc: docOf(`Create a ${name} record (its ${idField} made when absent)`, { '201': { description: 'The record.', content: { 'application/json': Record } }, '400': badBody, '409': { description: 'A record with that id exists.', content: { 'application/json': PlatformErrorSchema } } }, { body: true }),
+    },
+    {
+      operation: 'replace',
+      definition: route('replace', 'PUT', item, `Replace a ${name} record`, async (ctx) => json(await resource.replace(ctx.params.id ?? '', await readRecord(ctx)))),
+      doc: docOf(`Replace a ${name} record`, { '200': { description: 'The record as it is now.', content: { 'application/json': Record } }, '400': badBody, '404': notFound }, { body: true, one: true }),
+    },
+    {
+      operation: 'delete',
+      definition: route('delete', 'DELETE', item, `Delete a ${name} record`, (ctx) => {
+        if (!resource.delete(ctx.params.id ?? '')) record(ctx)
+        return empty(204)
+      }),
+      doc: docOf(`Delete a ${name} record`, { '204': { description: 'Deleted.' }, '404': notFound }, { one: true }),
+    },
+  ]
+}
+
+/** The request body as a record: JSON (a 400 naming the problem otherwise), kept for the journal. */
+async function readRecord(ctx: RequestContext): Promise<JsonObject> {
+  const text = (await ctx.body?.text()) ?? ''
+  if (text.trim() === '') throw new RecordBodyError('The body is empty; send the record as a JSON object.')
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    throw new RecordBodyError(`The body is not JSON: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  if (nestsDeeperThan(value)) throw new RecordBodyError(`The body ${NESTING_RULE}.`)
+  ctx.journalBody = value
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new RecordBodyError(`A record is a JSON object; the body is ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}.`)
+  }
+  return value as JsonObject
+}
