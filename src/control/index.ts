@@ -13,6 +13,7 @@ import { dashboardRoutes } from './dashboard.js'
 import { eventRoutes } from './events.js'
 import { allowedHosts, guard } from './guard.js'
 import { versionsRoutes } from './versions.js'
+import { userRoutesRoutes } from './user-routes.js'
 import { webhooksRoutes } from './webhooks.js'
 
 export { CONTROL_PREFIX } from './route.js'
@@ -28,7 +29,7 @@ export interface ControlDeps {
 export function defineControlDomain(deps: ControlDeps): Domain {
   const emu = deps.emulator
   const hosts = allowedHosts(emu.urls)
-  const routes = [...coreRoutes(emu, deps.targetNames), ...versionsRoutes(emu), ...authRoutes(emu), ...webhooksRoutes(emu), ...eventRoutes(emu), ...dashboardRoutes()]
+  const routes = [...coreRoutes(emu, deps.targetNames), ...versionsRoutes(emu), ...authRoutes(emu), ...webhooksRoutes(emu), ...userRoutesRoutes(emu), ...eventRoutes(emu), ...dashboardRoutes()]
   return {
     routes: routes.map((route) => ({
       ...route,

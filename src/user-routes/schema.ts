@@ -17,7 +17,9 @@ import type { UserRouteResolver } from './context.js'
 export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const
 export const ADDRESSES = ['base', 'auth', 'webhook'] as const
 
-const SCOPES: readonly string[] = Object.keys(SCOPE_DESCRIPTIONS)
+const RESOLVE_JSON = { not: {}, description: 'In-process only (createEmulator({ routes })): a function (request, context) => Response, instead of `response`. A file cannot hold one.' }
+
+const SCOPES = Object.keys(SCOPE_DESCRIPTIONS)
 
 /** `" (did you mean "x"?)"`, or nothing. */
 export function didYouMean(word: string, candidates: readonly string[]): string {
@@ -25,23 +27,25 @@ export function didYouMean(word: string, candidates: readonly string[]): string 
   return near === undefined ? '' : ` (did you mean "${near}"?)`
 }
 
-/** One of `values`; a wrong one is named with the closest (the JSON Schema shows the enum). */
-const oneOf = <T extends string>(values: readonly [T, ...T[]], what: string): z.ZodType<T, T> => {
+/**
+ * One of `values`; a wrong one is named with the closest (a zod enum would only list them). The
+ * JSON Schema shows the enum.
+ */
+const oneOf = <T extends string>(values: readonly [T, ...T[]], what: string, description?: string): z.ZodType<T, T> => {
   const schema = z.string().refine((value) => (values as readonly string[]).includes(value), {
     error: (issue) => {
       const given = typeof issue.input === 'string' ? issue.input : JSON.stringify(issue.input)
       return `"${given}" is not ${what}${typeof issue.input === 'string' ? didYouMean(issue.input, values) : ''}; one of ${values.join(', ')}`
     },
   })
-  return documentAs(schema, { input: { type: 'string', enum: [...values] }, output: { type: 'string', enum: [...values] } }) as unknown as z.ZodType<T, T>
+  const shown = { type: 'string', enum: [...values], ...(description === undefined ? {} : { description }) }
+  return documentAs(schema, { input: shown, output: shown }) as unknown as z.ZodType<T, T>
 }
 
-const Method = oneOf(METHODS, 'an HTTP method a route can take').meta({ description: 'The method; a GET route also answers HEAD.' })
-const Address = oneOf(ADDRESSES, 'an address of the emulator').meta({ description: 'Which of the emulator\'s addresses serves it: `base` ({base_url}, the default), `auth` or `webhook`.' })
+const Method = oneOf(METHODS, 'an HTTP method a route can take', 'The method; a GET route also answers HEAD.')
+const Address = oneOf(ADDRESSES, 'an address of the emulator', 'Which of the emulator\'s addresses serves it: `base` ({base_url}, the default), `auth` or `webhook`.')
 
-const Scope = z.string().refine((scope) => SCOPES.includes(scope), {
-  error: (issue) => `"${String(issue.input)}" is not a platform scope${typeof issue.input === 'string' ? didYouMean(issue.input, SCOPES) : ''}`,
-})
+const Scope = oneOf(SCOPES as [string, ...string[]], 'a platform scope')
 
 const RouteId = z
   .string()
@@ -86,10 +90,11 @@ export const UserRouteSchema = z
     summary: z.string().max(200).optional().meta({ description: 'Shown in the route list and the OpenAPI document.' }),
     auth: RouteAuth.optional(),
     response: RouteResponse.optional().meta({ description: 'The answer; string values may hold {{path.NAME}}, {{query.NAME}}, {{identity.id}}, {{now}}, {{uuid}}. Default: 200 with no body.' }),
-    resolve: z
-      .custom<UserRouteResolver>((value) => typeof value === 'function', 'must be a function (request, context) => Response')
-      .optional()
-      .meta({ description: 'In-process only, instead of `response`.' }),
+    resolve: documentAs(
+      z.custom<UserRouteResolver>((value) => typeof value === 'function', 'must be a function (request, context) => Response'),
+      // JSON cannot hold a function: in a file or a control-plane body the field is never valid.
+      { input: RESOLVE_JSON, output: RESOLVE_JSON },
+    ).optional(),
   })
   .refine((route) => route.response === undefined || route.resolve === undefined, { error: 'give "response" or "resolve", not both' })
 
