@@ -51,8 +51,8 @@ function describe(issue: z.core.$ZodIssue): { path: PropertyKey[]; rule: string 
   if (issue.code === 'unrecognized_keys') {
     const kind = kindAt(issue.path)
     const known = FIELDS[kind]
-    const keys = issue.keys.map((key) => `"${key}"${didYouMean(key, known)}`).join(', ')
-    return { path: issue.path, rule: `unknown field ${keys}; ${LABELS[kind]} has ${known.join(', ')}` }
+    const [key = ''] = issue.keys
+    return { path: [...issue.path, key], rule: `unknown field "${key}"${didYouMean(key, known)}; ${LABELS[kind]} has ${known.join(', ')}` }
   }
   return { path: issue.path, rule: issue.message }
 }
