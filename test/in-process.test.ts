@@ -170,6 +170,6 @@ describe('determinism', () => {
 
   it('generates as many elements as the fixture asks', async () => {
     const emu = await createEmulator({ fixtures: [{ generate: { elements: 250 } }] })
-    expect(emu.elements.list({ facet: 'processes' })).toHaveLength(251)
+    expect(emu.elements.list({ facet: 'processes' })).toHaveLength(252) // 250 generated, the seed element and the default sub-process
   })
 })

@@ -17,9 +17,8 @@ const MSW2_HTTP_ENTRY = 'msw/core/http'
 
 /**
  * msw's `RequestHandler` class, which `EmulatorHandler` extends. msw 2's main entry (`msw`) also
- * loads its GraphQL support and the whole `graphql` package, ~100 ms in every test file that
- * imports it (measured: 100-125 ms after `msw/node`, against 3-12 ms for `msw/core/http`), and no
- * other entry of msw 2 exports the class. `msw/core/http` loads without GraphQL and its handlers
+ * loads its GraphQL support and the whole `graphql` package in every test file that imports it
+ * (bench/README.md has the cost), and no other entry of msw 2 exports the class. `msw/core/http` loads without GraphQL and its handlers
  * extend the class, so under msw 2 the class is taken from one of them (checked by name; failing
  * that, or where that entry cannot load, from the main entry). msw 3's main entry loads GraphQL
  * only when it is used.

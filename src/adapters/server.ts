@@ -10,7 +10,8 @@ import { buildEmulator } from '../emulator.js'
 import { ConfigError, SvcMockError } from '../kernel/errors.js'
 import { DEFAULT_HOST, DEFAULT_PORT, REQUEST_TIMEOUT_MS } from './constants.js'
 import { withFetch } from './fetch.js'
-import { type RequestListener, clientErrorListener, connectListener, requestListener } from './node-http.js'
+import { clientErrorListener } from './client-error.js'
+import { type RequestListener, connectListener, requestListener } from './node-http.js'
 
 export { DEFAULT_HOST, DEFAULT_PORT }
 
@@ -58,6 +59,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   if (!Number.isInteger(requestTimeout) || requestTimeout < 1) throw new ConfigError('requestTimeoutMs', `must be a whole number of milliseconds >= 1, got ${String(requestTimeout)}`)
 
   let listener: RequestListener | undefined
+  let continueListener: RequestListener | undefined
   const pending: Array<() => void> = []
   // A stalled request (slow headers, a body that stops coming) is answered 408 and closed.
   const server = createServer(
@@ -67,6 +69,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       else pending.push(() => listener?.(req, res))
     },
   )
+  // `Expect: 100-continue`: Node would send `100 Continue` at once; the listener sends it only when
+  // the route reads the body, so a body over the limit by its Content-Length gets the 413 instead.
+  server.on('checkContinue', (req, res) => {
+    if (continueListener) continueListener(req, res)
+    else pending.push(() => continueListener?.(req, res))
+  })
   server.keepAliveTimeout = 65_000
   const sockets = new Set<Socket>()
   server.on('connection', (socket) => {
@@ -87,6 +95,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     throw error
   }
   listener = requestListener(emulator, options.publicUrl ?? url)
+  continueListener = requestListener(emulator, options.publicUrl ?? url, true)
   server.on('connect', connectListener(emulator, options.publicUrl ?? url))
   server.on('clientError', clientErrorListener())
   for (const run of pending.splice(0)) run()

@@ -40,7 +40,7 @@ const tokenShape: Same<z.output<typeof TokenResponseBody>, TokenResponse> = true
 
 const text = (description: string): z.ZodOptional<z.ZodString> => z.string().optional().meta({ description })
 
-/** The token request's parameters (form body, multipart, or query string). */
+/** The token request's parameters (form body, multipart, or, but for the secrets, query string). */
 export const TokenForm = z.object({
   grant_type: z
     .enum(['client_credentials', 'authorization_code', 'refresh_token', DEVICE_CODE_GRANT])
@@ -61,6 +61,7 @@ export const TOKEN_DOC: RouteDoc = {
   description:
     'Issues access tokens for the client credentials, authorization code (with PKCE), refresh token and device code grants. ' +
     'Parameters may come as `application/x-www-form-urlencoded`, `multipart/form-data` or in the query string; a parameter sent twice is `invalid_request`. ' +
+    'Secrets never count from the query string (RFC 6749 section 2.3.1): a `client_secret`, `code`, `refresh_token`, `device_code` or `code_verifier` there is ignored. ' +
     'Credentials in the URL or body are ignored for API calls, but the token endpoint reads Client secret post from the body, as the platform does.',
   body: { 'application/x-www-form-urlencoded': TokenForm, 'multipart/form-data': TokenForm },
   bodyRequired: true,

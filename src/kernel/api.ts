@@ -12,10 +12,10 @@ import { type Har, toHar } from './har.js'
 import type { Journal, JournalEntry, JournalFilter, JournalWaitOptions } from './journal.js'
 import type { Activation, ScenarioEngine, ScenarioListing } from './scenarios/engine.js'
 import { type ParamValue, SCENARIO_NAME, type ScenarioFile } from './scenarios/schema.js'
+import { parseActivations } from './scenarios/syntax.js'
 
 /** The name of a snapshot of what is on, unless one is given. */
 export const DEFAULT_SNAPSHOT_NAME = 'saved-scenarios'
-import { parseActivations } from './scenarios/syntax.js'
 
 export interface ClockApi {
   now(): Date

@@ -1,6 +1,9 @@
 /**
  * The control plane under /__svc-mock/ (and, through the harness, the same operations the
- * in-process emulator exposes): health, reset, clock, journal, storages, elements.
+ * in-process emulator exposes): health, reset, clock, journal, storages, elements. Other web
+ * pages cannot use it: a cross-site form post or a `no-cors` fetch cannot change anything (415: a
+ * change must be JSON), a page of another origin is refused (403), and nothing it asked for
+ * happened.
  */
 import { expect, it } from 'vitest'
 import { APP_KEY, contract, SEED_ELEMENT, VERSIONS } from '../support/harness.js'
@@ -144,6 +147,17 @@ contract(
       }
     })
 
+    it('an advance past the representable date range is a 400, and everything keeps answering', async () => {
+      const refused = await h.control('POST', '/clock/advance', { ms: 1e16 })
+      expect(refused.status).toBe(400)
+      expect(refused.body).toMatchObject({ field: 'ms', error: expect.stringMatching(/past the last date it can represent/) })
+      expect((await h.fetch(VERSIONS(), { headers: APP_KEY })).status).toBe(200)
+      expect((await h.control('GET', '/clock')).status).toBe(200)
+      expect((await h.control('POST', '/reset')).status).toBe(200)
+      const token = await h.fetch('/oauth2/token', { method: 'POST', headers: { authorization: `Basic ${btoa('ci-client:ci-secret')}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' })
+      expect(token.status).toBe(200)
+    })
+
     it('journals requests newest last, with route, status, identity and redacted secrets; filters by route and limit', async () => {
       await h.fetch(VERSIONS(), { headers: APP_KEY })
       await h.fetch(VERSIONS(), { headers: { authorization: 'Bearer svcmock-user-key-bob' } })
@@ -187,3 +201,44 @@ contract(
   },
   { clock: 'manual' },
 )
+
+contract('control plane against other web pages: a change must be JSON from the same origin', (h) => {
+  it('a cross-site form post (urlencoded) is refused with 415 and switches nothing on', async () => {
+    const response = await h.fetch('/__svc-mock/scenarios/network-error', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'times=1' })
+    expect(response.status).toBe(415)
+    expect(((await response.json()) as { error: string }).error).toMatch(/Content-Type: application\/json/)
+    expect(h.emu.scenarios.list().some((s) => s.active)).toBe(false)
+  })
+
+  it('a no-cors fetch (text/plain, or no Content-Type) cannot reset or create a client', async () => {
+    await h.emu.scenarios.use('latency')
+    const reset = await h.fetch('/__svc-mock/reset', { method: 'POST', headers: { 'content-type': 'text/plain' } })
+    expect(reset.status).toBe(415)
+    expect(h.emu.scenarios.list().find((s) => s.name === 'latency')?.active).toBe(true)
+    const bare = await h.fetch('/__svc-mock/reset', { method: 'POST' })
+    expect(bare.status).toBe(415)
+    const before = h.emu.oauth.clients.list().length
+    const created = await h.fetch('/__svc-mock/oauth-clients', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"name":"x","grantType":"client_credentials","authMethod":"client_secret_basic"}' })
+    expect(created.status).toBe(415)
+    expect(h.emu.oauth.clients.list()).toHaveLength(before)
+  })
+
+  it('a request sent by a page of another origin is refused with 403, reads included', async () => {
+    const state = await h.fetch('/__svc-mock/state', { headers: { origin: 'https://evil.example' } })
+    expect(state.status).toBe(403)
+    const change = await h.fetch('/__svc-mock/scenarios/network-error', { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'application/json' }, body: '{}' })
+    expect(change.status).toBe(403)
+    expect(h.emu.scenarios.list().some((s) => s.active)).toBe(false)
+  })
+
+  it('the emulator\'s own page (same origin, JSON) is served', async () => {
+    const response = await h.fetch('/__svc-mock/scenarios/latency', { method: 'POST', headers: { origin: h.origin, 'content-type': 'application/json' }, body: '{"times":1}' })
+    expect(response.status).toBe(200)
+    expect(h.emu.scenarios.list().find((s) => s.name === 'latency')?.active).toBe(true)
+  })
+
+  it('the platform\'s own routes are not guarded (a webhook takes a form from anywhere)', async () => {
+    const response = await h.fetch('/hooks/orders', { method: 'POST', headers: { origin: 'https://shop.example', 'content-type': 'application/x-www-form-urlencoded' }, body: 'orderId=A-1' })
+    expect(response.status).toBe(200)
+  })
+})
