@@ -87,6 +87,8 @@ class Places {
   readonly #kit: DeclareKit
   readonly #taken: RouteDefinition[]
   readonly #ids: Set<string>
+  /** The ids this document declared so far. */
+  readonly #own = new Set<string>()
 
   constructor(kit: DeclareKit) {
     this.#kit = kit
@@ -109,11 +111,12 @@ class Places {
     }
     this.#taken.push(definition)
     this.#ids.add(id)
+    this.#own.add(id)
   }
 
   #describe(route: RouteDefinition): string {
     const line = `${route.method === '*' ? 'any method' : route.method} ${templateOf(route.path)}`
-    return this.#kit.isUsers(route.id) ? `your route ${route.id} (${line})` : `the built-in route ${route.id} (${line})`
+    return this.#own.has(route.id) || this.#kit.isUsers(route.id) ? `your route ${route.id} (${line})` : `the built-in route ${route.id} (${line})`
   }
 }
 
