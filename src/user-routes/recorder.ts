@@ -15,7 +15,7 @@ import type { Clock } from '../kernel/clock.js'
 import { ConfigError } from '../kernel/errors.js'
 import type { JsonValue } from '../kernel/json.js'
 import type { Logger } from '../kernel/logger.js'
-import type { Redactor } from '../kernel/redact.js'
+import { REDACTED, type Redactor } from '../kernel/redact.js'
 import { RECORD_INLINE_LIMIT, RECORD_LIMIT } from './constants.js'
 import { METHODS, type RoutesDocumentInput, type UserRouteInput } from './schema.js'
 
@@ -80,42 +80,52 @@ export class Recorder {
     }
   }
 
-  /** A pass-through of the answer's body that writes the route file once the body is complete (before the caller's body ends). */
+  /**
+   * A pass-through of the answer's body that writes the route file once the body is complete. The
+   * last chunk is held back until the file is written, so a caller that has the whole answer (by
+   * its Content-Length) finds the file there.
+   */
   tap(exchange: Exchange): TransformStream<Uint8Array, Uint8Array> {
     const chunks: Uint8Array[] = []
     let size = 0
+    let held: Uint8Array | undefined
     return new TransformStream({
       transform: (chunk, controller) => {
         size += chunk.byteLength
         if (size <= RECORD_LIMIT) chunks.push(chunk)
-        controller.enqueue(chunk)
+        if (held !== undefined) controller.enqueue(held)
+        held = chunk
       },
-      flush: async () => {
+      flush: async (controller) => {
         if (size > RECORD_LIMIT) {
           this.#logger.warn(`--record: the answer to ${exchange.method} ${exchange.url.pathname} is larger than ${RECORD_LIMIT} bytes; it was forwarded, not recorded.`)
-          return
+        } else {
+          // A recording that fails (a full disk) is logged; the caller still gets the whole answer.
+          await this.record({ ...exchange, body: Buffer.concat(chunks) }).catch((error: unknown) => this.#logger.error(`--record: could not write ${exchange.method} ${exchange.url.pathname}`, error))
         }
-        await this.record({ ...exchange, body: Buffer.concat(chunks) })
+        if (held !== undefined) controller.enqueue(held)
       },
     })
   }
 
   /** Writes the route file of a complete exchange (and its body file), replacing an older one. */
   async record(exchange: Exchange & { readonly body: Uint8Array }): Promise<void> {
+    const secrets = secretsOf(exchange.requestHeaders)
+    const scrub = (text: string): string => secrets.reduce((out, secret) => out.split(secret).join(REDACTED), text)
     if (!(METHODS as readonly string[]).includes(exchange.method)) {
       this.#logger.warn(`--record: ${exchange.method} ${exchange.url.pathname} was forwarded, not recorded (a route takes ${METHODS.join(', ')}).`)
       return
     }
     const { template } = templateOfPath(exchange.url.pathname)
     const name = fileName(exchange.method, template)
-    const headers = Object.fromEntries(exchange.headers.filter(([header]) => !LEFT_OUT.has(header)))
+    const headers = Object.fromEntries(exchange.headers.filter(([header]) => !LEFT_OUT.has(header)).map(([header, value]) => [header, scrub(value)]))
     const response: NonNullable<UserRouteInput['response']> = { status: exchange.status, ...(Object.keys(headers).length === 0 ? {} : { headers }) }
     const inline = this.#inlineBody(exchange, headers)
     if (inline !== undefined) {
-      response.body = inline
+      response.body = JSON.parse(scrub(JSON.stringify(inline))) as JsonValue
     } else if (exchange.body.byteLength > 0 && exchange.method !== 'HEAD') {
       response.bodyFile = `${name}.body`
-      await this.#write(`${name}.body`, exchange.body)
+      await this.#write(`${name}.body`, scrubBytes(exchange.body, secrets))
     }
     const route: UserRouteInput = {
       id: routeId(exchange.method, template),
@@ -153,6 +163,34 @@ export class Recorder {
     await writeFile(temporary, content)
     await rename(temporary, path)
   }
+}
+
+/**
+ * The caller's secrets, to take out wherever an answer repeats them (a team that echoes the
+ * request): the credential of `Authorization` (without its scheme) and each cookie's value.
+ */
+function secretsOf(headers: Headers): string[] {
+  const out: string[] = []
+  const credential = /^\s*\S+\s+(.+?)\s*$/.exec(headers.get('authorization') ?? '')?.[1]
+  if (credential !== undefined && credential.length >= 4) out.push(credential)
+  for (const cookie of (headers.get('cookie') ?? '').split(';')) {
+    const value = cookie.split('=').slice(1).join('=').trim()
+    if (value.length >= 4) out.push(value)
+  }
+  return out
+}
+
+/** A body with the caller's secrets taken out, when it is UTF-8 text that holds one; other bytes as they are. */
+function scrubBytes(body: Uint8Array, secrets: readonly string[]): Uint8Array {
+  if (secrets.length === 0) return body
+  let text: string
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(body)
+  } catch {
+    return body
+  }
+  if (!secrets.some((secret) => text.includes(secret))) return body
+  return new TextEncoder().encode(secrets.reduce((out, secret) => out.split(secret).join(REDACTED), text))
 }
 
 /**
