@@ -46,7 +46,7 @@ export function resourceRoutes(resource: Resource, origin: string, check: Access
   }
   const Record = z.record(z.string(), z.unknown()).meta({ description: `A ${name} record; its id is in "${idField}".` })
   const docOf = (summary: string, responses: RouteDoc['responses'], options: { body?: boolean; one?: boolean } = {}): RouteDoc => ({
-    description: `${summary} (your resource "${name}", on an @msw/data collection; reset restores its records).`,
+    description: `${summary}: your resource "${name}", on an @msw/data collection (a reset restores its records).`,
     tags: [USER_ROUTES_TAG],
     ...(options.one ? { params: { id: `The record's ${idField}.` } } : {}),
     ...(options.body ? { body: { 'application/json': Record }, bodyRequired: true } : {}),
@@ -58,31 +58,31 @@ export function resourceRoutes(resource: Resource, origin: string, check: Access
   return [
     {
       operation: 'list',
-      definition: route('list', 'GET', path, `List the ${name} records`, () => json(resource.list())),
-      doc: docOf(`List the ${name} records`, { '200': { description: 'Every record.', content: { 'application/json': z.array(Record) } } }),
+      definition: route('list', 'GET', path, `${name}: list the records`, () => json(resource.list())),
+      doc: docOf(`${name}: list the records`, { '200': { description: 'Every record.', content: { 'application/json': z.array(Record) } } }),
     },
     {
       operation: 'read',
-      definition: route('read', 'GET', item, `Read one ${name} record`, (ctx) => json(record(ctx))),
-      doc: docOf(`Read one ${name} record`, { '200': { description: 'The record.', content: { 'application/json': Record } }, '404': notFound }, { one: true }),
+      definition: route('read', 'GET', item, `${name}: read a record`, (ctx) => json(record(ctx))),
+      doc: docOf(`${name}: read a record`, { '200': { description: 'The record.', content: { 'application/json': Record } }, '404': notFound }, { one: true }),
     },
     {
       operation: 'create',
-      definition: route('create', 'POST', path, `Create a ${name} record`, async (ctx) => json(await resource.create(await readRecord(ctx)), { status: 201 })),
-      doc: docOf(`Create a ${name} record (its ${idField} made when absent)`, { '201': { description: 'The record.', content: { 'application/json': Record } }, '400': badBody, '409': { description: 'A record with that id exists.', content: { 'application/json': PlatformErrorSchema } } }, { body: true }),
+      definition: route('create', 'POST', path, `${name}: create a record`, async (ctx) => json(await resource.create(await readRecord(ctx)), { status: 201 })),
+      doc: docOf(`${name}: create a record (its ${idField} made when absent)`, { '201': { description: 'The record.', content: { 'application/json': Record } }, '400': badBody, '409': { description: 'A record with that id exists.', content: { 'application/json': PlatformErrorSchema } } }, { body: true }),
     },
     {
       operation: 'replace',
-      definition: route('replace', 'PUT', item, `Replace a ${name} record`, async (ctx) => json(await resource.replace(ctx.params.id ?? '', await readRecord(ctx)))),
-      doc: docOf(`Replace a ${name} record`, { '200': { description: 'The record as it is now.', content: { 'application/json': Record } }, '400': badBody, '404': notFound }, { body: true, one: true }),
+      definition: route('replace', 'PUT', item, `${name}: replace a record`, async (ctx) => json(await resource.replace(ctx.params.id ?? '', await readRecord(ctx)))),
+      doc: docOf(`${name}: replace a record`, { '200': { description: 'The record as it is now.', content: { 'application/json': Record } }, '400': badBody, '404': notFound }, { body: true, one: true }),
     },
     {
       operation: 'delete',
-      definition: route('delete', 'DELETE', item, `Delete a ${name} record`, (ctx) => {
+      definition: route('delete', 'DELETE', item, `${name}: delete a record`, (ctx) => {
         if (!resource.delete(ctx.params.id ?? '')) record(ctx)
         return empty(204)
       }),
-      doc: docOf(`Delete a ${name} record`, { '204': { description: 'Deleted.' }, '404': notFound }, { one: true }),
+      doc: docOf(`${name}: delete a record`, { '204': { description: 'Deleted.' }, '404': notFound }, { one: true }),
     },
   ]
 }
