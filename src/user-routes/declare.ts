@@ -22,12 +22,13 @@ import { resourceRoutes } from './resource-routes.js'
 import { Resource, idOf } from './resources.js'
 import { type ResourceDeclaration, RoutesDocumentSchema, type UserRoute } from './schema.js'
 import type { RoutesSource } from './sources.js'
-import { parseTemplate, shadows, templateOf } from './template.js'
+import { ClashIndex, parseTemplate, placed, templateOf } from './template.js'
 
 /** A route of the user's, as the kernel serves it and the OpenAPI document shows it. */
 export interface UserRouteEntry {
   readonly definition: RouteDefinition
-  readonly doc: RouteDoc
+  /** Its documentation, made when a document is asked for (most runs never ask). */
+  readonly doc: () => RouteDoc
 }
 
 export interface Declaration {
@@ -85,32 +86,33 @@ export function declare(source: RoutesSource, kit: DeclareKit): Declaration {
 /** The routes a document's routes must not clash with: those there are, and the document's earlier ones. */
 class Places {
   readonly #kit: DeclareKit
-  readonly #taken: RouteDefinition[]
-  readonly #ids: Set<string>
+  readonly #taken = new ClashIndex<RouteDefinition>()
+  readonly #byId = new Map<string, RouteDefinition>()
   /** The ids this document declared so far. */
   readonly #own = new Set<string>()
 
   constructor(kit: DeclareKit) {
     this.#kit = kit
-    this.#taken = [...kit.taken()]
-    this.#ids = new Set(this.#taken.map((r) => r.id))
+    for (const definition of kit.taken()) this.#add(definition)
+  }
+
+  #add(definition: RouteDefinition): void {
+    this.#taken.add(placed(definition), definition)
+    this.#byId.set(definition.id, definition)
   }
 
   take(entry: UserRouteEntry, problem: Problem, pathField: string): void {
     const { definition } = entry
     const { id } = definition
     if (RESERVED_IDS.includes(id)) throw problem('id', `"${id}" is the journal's name for requests no route served; choose another id`)
-    if (this.#ids.has(id)) {
-      const other = this.#taken.find((r) => r.id === id)
-      throw problem('id', `the id "${id}" is taken by ${other ? this.#describe(other) : 'another route'}`)
-    }
+    const other = this.#byId.get(id)
+    if (other) throw problem('id', `the id "${id}" is taken by ${this.#describe(other)}`)
     if (definition.path.split('/')[1] === RESERVED_PREFIX.slice(1)) throw problem(pathField, `${RESERVED_PREFIX}/ is the control plane's own prefix; a route of yours lives elsewhere`)
-    const earlier = this.#taken.find((r) => shadows(r, definition))
+    const earlier = this.#taken.shadowing(placed(definition))
     if (earlier) {
       throw problem(pathField, `clashes with ${this.#describe(earlier)}, which answers every ${definition.method} request this route could match, so it would never be served`)
     }
-    this.#taken.push(definition)
-    this.#ids.add(id)
+    this.#add(definition)
     this.#own.add(id)
   }
 
@@ -134,15 +136,21 @@ function userRoute(route: UserRoute, template: { pattern: string; params: readon
   if (resolver) {
     return {
       definition: { ...base, resolve: async (ctx) => resolveWith(resolver, route.id, ctx, await check(ctx), kit) },
-      doc: userRouteDoc({ source: source.name, params: template.params, access }),
+      doc: once(() => userRouteDoc({ source: source.name, params: template.params, access })),
     }
   }
   const scope: PlaceholderScope = { params: template.params, identity: access !== 'none' }
   const compiled = compileResponse(route.response ?? {}, scope, source, problem)
   return {
     definition: { ...base, resolve: async (ctx) => respond(compiled.response, ctx, await check(ctx), kit) },
-    doc: userRouteDoc({ source: source.name, params: template.params, access, answer: compiled.example }),
+    doc: once(() => userRouteDoc({ source: source.name, params: template.params, access, answer: compiled.example })),
   }
+}
+
+/** `make()`'s value, made on the first call. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined
+  return () => (made ??= { value: make() }).value
 }
 
 const NO_BODY_STATUS = new Set([204, 205, 304])

@@ -62,7 +62,7 @@ export class RouteRegistry {
 
   /** Every route's documentation, by id. */
   docs(): Record<string, RouteDoc> {
-    return Object.fromEntries([...this.#started, ...this.#added].flatMap((d) => d.routes.map((r) => [r.definition.id, r.doc])))
+    return Object.fromEntries([...this.#started, ...this.#added].flatMap((d) => d.routes.map((r) => [r.definition.id, r.doc()])))
   }
 
   /** Back to the run's own: routes and resources added at run time go, the others' records return to their seed. */

@@ -20,7 +20,8 @@ export type ResourceOperation = 'list' | 'read' | 'create' | 'replace' | 'delete
 export interface ResourceRoute {
   readonly operation: ResourceOperation
   readonly definition: RouteDefinition
-  readonly doc: RouteDoc
+  /** Its documentation, made when a document is asked for. */
+  readonly doc: () => RouteDoc
 }
 
 /** The resource's routes on `origin`, each checking access with `check`. */
@@ -44,37 +45,20 @@ export function resourceRoutes(resource: Resource, origin: string, check: Access
     if (!found) throw new RecordNotFoundError(`No ${name} record with ${idField} "${id}".`)
     return found
   }
-  const Record = z.record(z.string(), z.unknown()).meta({ description: `A ${name} record; its id is in "${idField}".` })
-  const docOf = (summary: string, responses: RouteDoc['responses'], options: { body?: boolean; one?: boolean } = {}): RouteDoc => ({
-    description: `${summary}: your resource "${name}", on an @msw/data collection (a reset restores its records).`,
-    tags: [USER_ROUTES_TAG],
-    ...(options.one ? { params: { id: `The record's ${idField}.` } } : {}),
-    ...(options.body ? { body: { 'application/json': Record }, bodyRequired: true } : {}),
-    responses: { ...responses, ...(access === 'none' ? {} : ACCESS_RESPONSES) },
-    security: securityOf(access),
-  })
-  const notFound = { description: 'No record with that id.', content: { 'application/json': PlatformErrorSchema } }
-  const badBody = { description: 'The body is not a JSON object (or its id is not the path\'s).', content: { 'application/json': PlatformErrorSchema } }
+  let docs: Readonly<Record<ResourceOperation, RouteDoc>> | undefined
+  const doc = (operation: ResourceOperation) => (): RouteDoc => (docs ??= resourceDocs(resource, access))[operation]
   return [
-    {
-      operation: 'list',
-      definition: route('list', 'GET', path, `${name}: list the records`, () => json(resource.list())),
-      doc: docOf(`${name}: list the records`, { '200': { description: 'Every record.', content: { 'application/json': z.array(Record) } } }),
-    },
-    {
-      operation: 'read',
-      definition: route('read', 'GET', item, `${name}: read a record`, (ctx) => json(record(ctx))),
-      doc: docOf(`${name}: read a record`, { '200': { description: 'The record.', content: { 'application/json': Record } }, '404': notFound }, { one: true }),
-    },
+    { operation: 'list', definition: route('list', 'GET', path, `${name}: list the records`, () => json(resource.list())), doc: doc('list') },
+    { operation: 'read', definition: route('read', 'GET', item, `${name}: read a record`, (ctx) => json(record(ctx))), doc: doc('read') },
     {
       operation: 'create',
       definition: route('create', 'POST', path, `${name}: create a record`, async (ctx) => json(await resource.create(await readRecord(ctx)), { status: 201 })),
-      doc: docOf(`${name}: create a record (its ${idField} made when absent)`, { '201': { description: 'The record.', content: { 'application/json': Record } }, '400': badBody, '409': { description: 'A record with that id exists.', content: { 'application/json': PlatformErrorSchema } } }, { body: true }),
+      doc: doc('create'),
     },
     {
       operation: 'replace',
       definition: route('replace', 'PUT', item, `${name}: replace a record`, async (ctx) => json(await resource.replace(ctx.params.id ?? '', await readRecord(ctx)))),
-      doc: docOf(`${name}: replace a record`, { '200': { description: 'The record as it is now.', content: { 'application/json': Record } }, '400': badBody, '404': notFound }, { body: true, one: true }),
+      doc: doc('replace'),
     },
     {
       operation: 'delete',
@@ -82,9 +66,36 @@ export function resourceRoutes(resource: Resource, origin: string, check: Access
         if (!resource.delete(ctx.params.id ?? '')) record(ctx)
         return empty(204)
       }),
-      doc: docOf(`${name}: delete a record`, { '204': { description: 'Deleted.' }, '404': notFound }, { one: true }),
+      doc: doc('delete'),
     },
   ]
+}
+
+/** The five routes' documentation (made when a document is asked for). */
+function resourceDocs(resource: Resource, access: Access | undefined): Readonly<Record<ResourceOperation, RouteDoc>> {
+  const { name, idField } = resource
+  const Item = z.record(z.string(), z.unknown()).meta({ description: `A ${name} record; its id is in "${idField}".` })
+  const docOf = (summary: string, responses: RouteDoc['responses'], options: { body?: boolean; one?: boolean } = {}): RouteDoc => ({
+    description: `${summary}: your resource "${name}", on an @msw/data collection (a reset restores its records).`,
+    tags: [USER_ROUTES_TAG],
+    ...(options.one ? { params: { id: `The record's ${idField}.` } } : {}),
+    ...(options.body ? { body: { 'application/json': Item }, bodyRequired: true } : {}),
+    responses: { ...responses, ...(access === 'none' ? {} : ACCESS_RESPONSES) },
+    security: securityOf(access),
+  })
+  const notFound = { description: 'No record with that id.', content: { 'application/json': PlatformErrorSchema } }
+  const badBody = { description: "The body is not a JSON object (or its id is not the path's).", content: { 'application/json': PlatformErrorSchema } }
+  return {
+    list: docOf(`${name}: list the records`, { '200': { description: 'Every record.', content: { 'application/json': z.array(Item) } } }),
+    read: docOf(`${name}: read a record`, { '200': { description: 'The record.', content: { 'application/json': Item } }, '404': notFound }, { one: true }),
+    create: docOf(
+      `${name}: create a record (its ${idField} made when absent)`,
+      { '201': { description: 'The record.', content: { 'application/json': Item } }, '400': badBody, '409': { description: 'A record with that id exists.', content: { 'application/json': PlatformErrorSchema } } },
+      { body: true },
+    ),
+    replace: docOf(`${name}: replace a record`, { '200': { description: 'The record as it is now.', content: { 'application/json': Item } }, '400': badBody, '404': notFound }, { body: true, one: true }),
+    delete: docOf(`${name}: delete a record`, { '204': { description: 'Deleted.' }, '404': notFound }, { one: true }),
+  }
 }
 
 /** The request body as a record: JSON (a 400 naming the problem otherwise), kept for the journal. */

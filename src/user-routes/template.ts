@@ -5,7 +5,7 @@
  * a route clashes with an earlier one when that one takes its method and matches every path it
  * could match, so it would never be served.
  */
-import { compilePattern } from '../kernel/router.js'
+import { type CompiledPattern, compilePattern } from '../kernel/router.js'
 import type { RouteDefinition } from '../kernel/route.js'
 
 export interface PathTemplate {
@@ -53,16 +53,62 @@ export function templateOf(pattern: string): string {
   return pattern.replace(/:([A-Za-z0-9_]+)/g, '{$1}')
 }
 
-/** Whether `earlier` takes the method and matches every path `later` could match (so `later` is never served). */
-export function shadows(earlier: Pick<RouteDefinition, 'method' | 'path'>, later: Pick<RouteDefinition, 'method' | 'path'>): boolean {
-  const method = earlier.method === '*' || earlier.method === later.method || (later.method === 'HEAD' && earlier.method === 'GET')
-  if (!method) return false
-  const outer = compilePattern(earlier.path).segments
-  const inner = compilePattern(later.path).segments
-  if (outer.length !== inner.length) return false
-  return outer.every((segment, i) => {
-    const other = inner[i]
-    if (segment.kind === 'param') return !(other?.kind === 'static' && other.value === '')
-    return other?.kind === 'static' && other.value === segment.value
-  })
+/** A route's method and compiled path, as the clash rule compares them. */
+export interface Placed {
+  readonly method: string
+  readonly segments: CompiledPattern['segments']
+}
+
+export function placed(route: Pick<RouteDefinition, 'method' | 'path'>): Placed {
+  return { method: route.method, segments: compilePattern(route.path).segments }
+}
+
+interface Node<R> {
+  readonly statics: Map<string, Node<R>>
+  param: Node<R> | undefined
+  readonly routes: Array<{ readonly method: string; readonly route: R }>
+}
+
+const node = <R>(): Node<R> => ({ statics: new Map(), param: undefined, routes: [] })
+
+/**
+ * The routes there are, by path shape: finds a route that shadows a new one (takes its method and
+ * matches every path it could match) by walking only the branches that can, not every route.
+ */
+export class ClashIndex<R> {
+  readonly #root: Node<R> = node()
+
+  add(where: Placed, route: R): void {
+    let at = this.#root
+    for (const segment of where.segments) {
+      if (segment.kind === 'param') at = at.param ??= node()
+      else {
+        let next = at.statics.get(segment.value)
+        if (!next) {
+          next = node()
+          at.statics.set(segment.value, next)
+        }
+        at = next
+      }
+    }
+    at.routes.push({ method: where.method, route })
+  }
+
+  /** A route added before that would answer every request `later` could match, if there is one. */
+  shadowing(later: Placed): R | undefined {
+    const segments = later.segments
+    const visit = (at: Node<R>, i: number): R | undefined => {
+      const segment = segments[i]
+      if (segment === undefined) return at.routes.find((r) => r.method === '*' || r.method === later.method || (later.method === 'HEAD' && r.method === 'GET'))?.route
+      if (segment.kind === 'static') {
+        const child = at.statics.get(segment.value)
+        const found = child ? visit(child, i + 1) : undefined
+        if (found !== undefined) return found
+      }
+      // A parameter matches any segment but an empty one.
+      if (at.param && !(segment.kind === 'static' && segment.value === '')) return visit(at.param, i + 1)
+      return undefined
+    }
+    return visit(this.#root, 0)
+  }
 }

@@ -7,7 +7,7 @@ import { CONTROL_PREFIX } from '../../src/control/index.js'
 import { RESERVED_PREFIX } from '../../src/user-routes/index.js'
 import { compileJson, compileString, render } from '../../src/user-routes/placeholders.js'
 import { looksLikeId, templateOfPath } from '../../src/user-routes/recorder.js'
-import { parseTemplate, shadows } from '../../src/user-routes/template.js'
+import { ClashIndex, parseTemplate, placed } from '../../src/user-routes/template.js'
 
 describe('path templates', () => {
   it('become route patterns with their parameters', () => {
@@ -43,7 +43,10 @@ describe('the clash rule: an earlier route shadows a later one it answers every 
     [{ method: 'GET', path: '/a/:x' }, { method: 'GET', path: '/a/' }, false],
     [{ method: 'GET', path: '/a/:x' }, { method: 'GET', path: '/a/b/c' }, false],
   ] as const)('%o before %o: %s', (earlier, later, shadowed) => {
-    expect(shadows(earlier, later)).toBe(shadowed)
+    const index = new ClashIndex<string>()
+    index.add(placed({ method: 'OPTIONS', path: earlier.path }), 'another method')
+    index.add(placed(earlier), 'earlier')
+    expect(index.shadowing(placed(later))).toBe(shadowed ? 'earlier' : undefined)
   })
 })
 
