@@ -9,6 +9,7 @@
 import type { AuthorizePageError, AuthorizeRedirectError, ApiAccessError, OAuthError, RateLimitError } from './auth/index.js'
 import type { MswMissingError } from './adapters/msw-compat.js'
 import type { PortInUseError } from './adapters/server.js'
+import type { LocalCaError } from './tls/index.js'
 import type { ForeignOriginError, MisdirectedRequestError, NotJsonError } from './control/index.js'
 import type { KernelError } from './kernel/errors.js'
 import type { VersionsError } from './versions/index.js'
@@ -60,6 +61,7 @@ export {
   UnknownScenarioError,
 } from './kernel/errors.js'
 export { PortInUseError } from './adapters/server.js'
+export { LocalCaError } from './tls/index.js'
 export { ForeignOriginError, MisdirectedRequestError, NotJsonError } from './control/index.js'
 export {
   ApiAccessError,
@@ -167,6 +169,7 @@ export {
 export type AnySvcMockError =
   | KernelError
   | PortInUseError
+  | LocalCaError
   | MswMissingError
   | ForeignOriginError
   | NotJsonError

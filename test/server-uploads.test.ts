@@ -5,9 +5,12 @@
  * (bounded) before it closes; `Expect: 100-continue` with a `Content-Length` over the limit gets
  * the 413 instead of `100 Continue`; a chunked upload, multipart included, gets its 413 once its
  * bytes pass the limit; and bytes after a complete request that are no request get a 400 after
- * that request's own answer. Raw `net` sockets, so nothing a client library does hides the wire.
+ * that request's own answer. Raw `net` sockets, so nothing a client library does hides the wire;
+ * the 413 path runs over TLS too (a raw `tls` socket that trusts the local CA).
  */
+import { readFileSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
+import { connect as connectTls } from 'node:tls'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningServer, startServer } from '../src/adapters/server.js'
 
@@ -33,9 +36,10 @@ class Raw {
     this.closed = new Promise((resolve) => socket.on('close', () => resolve()))
   }
 
-  static open(port: number): Promise<Raw> {
+  /** A plain connection, or a TLS one when `ca` (the CA that signed the server's certificate) is given. */
+  static open(port: number, ca?: string): Promise<Raw> {
     return new Promise((resolve, reject) => {
-      const socket = connect(port, '127.0.0.1', () => resolve(new Raw(socket)))
+      const socket = ca === undefined ? connect(port, '127.0.0.1', () => resolve(new Raw(socket))) : connectTls({ port, host: '127.0.0.1', ca, servername: 'localhost' }, () => resolve(new Raw(socket)))
       socket.once('error', reject)
     })
   }
@@ -73,15 +77,17 @@ function hasWholeAnswer(text: string, from = 0): boolean {
   return text.length >= end + 4 + length
 }
 
-describe('the 413 path over a socket', () => {
+for (const https of [false, true]) describe(`the 413 path over a socket${https ? ' with TLS' : ''}`, () => {
   let running: RunningServer
+  let ca: string | undefined
   beforeAll(async () => {
-    running = await startServer({ port: 0, log: 'silent' })
+    running = await startServer({ port: 0, log: 'silent', https })
+    ca = running.caFile === undefined ? undefined : readFileSync(running.caFile, 'utf8')
   })
   afterAll(() => running.close())
 
   it('a client that sent Connection: close reads its 413 and may finish its upload: the server reads the rest before it closes', async () => {
-    const raw = await Raw.open(running.port)
+    const raw = await Raw.open(running.port, ca)
     const body = Buffer.alloc(LIMIT + 1, 0x61)
     raw.write(`POST /hooks/orders HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`)
     raw.write(body.subarray(0, 1024 * 1024))
@@ -97,7 +103,7 @@ describe('the 413 path over a socket', () => {
   })
 
   it('Expect: 100-continue with a Content-Length over the limit is answered 413 instead of 100 Continue', async () => {
-    const raw = await Raw.open(running.port)
+    const raw = await Raw.open(running.port, ca)
     raw.write(`POST /hooks/orders HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${LIMIT + 1}\r\nExpect: 100-continue\r\n\r\n`)
     const answer = await raw.read((text) => hasWholeAnswer(text))
     raw.destroy()
@@ -105,7 +111,7 @@ describe('the 413 path over a socket', () => {
   })
 
   it('Expect: 100-continue within the limit gets 100 Continue, then the answer to the body', async () => {
-    const raw = await Raw.open(running.port)
+    const raw = await Raw.open(running.port, ca)
     const body = '{"orderId":"E-1"}'
     raw.write(`POST /hooks/orders HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`)
     const interim = await raw.read((text) => text.includes('\r\n\r\n'))
@@ -121,7 +127,7 @@ describe('the 413 path over a socket', () => {
     ['multipart/form-data; boundary=b', '/hooks/uploads', '--b\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n'],
     ['application/json', '/hooks/learning', '{"a":"'],
   ])('a chunked %s upload gets its 413 once its bytes pass the limit, while it is still open', async (type, path, head) => {
-    const raw = await Raw.open(running.port)
+    const raw = await Raw.open(running.port, ca)
     raw.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${type}\r\nTransfer-Encoding: chunked\r\n\r\n`)
     const chunk = (bytes: Buffer): Buffer => Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')])
     raw.write(chunk(Buffer.from(head)))

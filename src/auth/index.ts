@@ -1,7 +1,8 @@
 /**
  * API access, the auth domain's one door: the platform's users and static keys, the access gate
  * every protected route goes through (Bearer and AppKey credentials, scopes AND permissions, the
- * rate limit), and the OAuth 2.0 authorization server (token, authorize, discovery, JWKS). Other
+ * rate limit), the OAuth 2.0 authorization server (token, authorize, discovery, JWKS), and the
+ * platform clients' who-am-I probes (`/api/cloud/team`, and the Python SDK's three). Other
  * domains get the gate from the record `defineAuthDomain()` returns, and the types they need from
  * here.
  */
@@ -17,6 +18,7 @@ import { type SigningKeyInput, signingKeysSection } from './oauth/keys.js'
 import { requestClientId } from './oauth/request-client.js'
 import { OAuthServer } from './oauth/server.js'
 import { AuthSettings, type TokenAlgorithm } from './settings.js'
+import { probeRoutes } from './probes.js'
 import { TEAM_PATH, type Team, type TeamInput, teamSection, whoAmI } from './team.js'
 
 export type { AuthApi, AuthState, ApiKeysApi, CreatedApiKey, UserInfo, UsersApi } from './api.js'
@@ -127,6 +129,7 @@ function defineAuth(kernel: KernelServices, urls: { auth: string; base: string }
         summary: "Who am I: the team of any valid credential (the platform CLI's key-profile probe)",
         resolve: (ctx) => whoAmI(ctx, gate, team, urls.base),
       },
+      ...probeRoutes({ gate, directory, clients: server.clients, team: () => team, baseUrl: urls.base }),
     ],
     api: { apiKeys: apiKeysApi(directory, () => kernel.ids.token(24)), oauth, users },
     docs: async () => (await import('./docs.js')).AUTH_DOCS,

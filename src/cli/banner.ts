@@ -1,7 +1,8 @@
 /**
  * What svc-mock says once it listens: the banner a person reads (addresses, default credentials,
- * commands to try), or the same as one JSON object with `--log json`; and a warning when it is
- * bound beyond loopback, since its control plane needs no credential.
+ * commands to try, the local CA to trust over HTTPS), or the same as one JSON object with
+ * `--log json`; and a warning when it is bound beyond loopback, since its control plane needs no
+ * credential.
  */
 import type { RunningServer } from '../adapters/server.js'
 import { VERSION } from '../version.js'
@@ -29,6 +30,7 @@ export function listeningEvent(server: RunningServer): Record<string, unknown> {
     clock: emu.clock.state(),
     seed: emu.seed,
     scenarios: emu.scenarios.list().filter((s) => s.active).map((s) => s.name),
+    ...(server.caFile === undefined ? {} : { caFile: server.caFile }),
     ...(warning ? { warning } : {}),
   }
 }
@@ -65,10 +67,13 @@ export function banner(server: RunningServer, options: CliOptions): string {
   const clock = emu.clock.state()
   const loopback = isLoopback(server.host)
   const bound = server.host.includes(':') ? `[${server.host}]` : server.host
+  const scheme = new URL(server.url).protocol.replace(':', '')
+  // With the local CA, every curl line says which certificate to trust.
+  const curl = server.caFile === undefined ? 'curl' : `curl --cacert ${server.caFile}`
   const lines = [
     loopback
       ? `svc-mock ${VERSION} listening on ${server.url}`
-      : `svc-mock ${VERSION} listening on http://${bound}:${server.port}${bound === '0.0.0.0' || bound === '[::]' ? ' (every network interface of this machine)' : ''}; from here: ${server.url}`,
+      : `svc-mock ${VERSION} listening on ${scheme}://${bound}:${server.port}${bound === '0.0.0.0' || bound === '[::]' ? ' (every network interface of this machine)' : ''}; from here: ${server.url}`,
     ...(loopback
       ? []
       : [
@@ -83,13 +88,19 @@ export function banner(server: RunningServer, options: CliOptions): string {
     `  Control plane           ${base}/__svc-mock/{health, reset, scenarios, clock, journal, elements, webhooks, oauth-clients, state, events}`,
     `  OpenAPI document        ${base}/__svc-mock/openapi.json`,
     ...yours(server, options),
+    ...(server.caFile === undefined
+      ? []
+      : [
+          `  TLS                     signed by svc-mock's local CA; trust ${server.caFile}`,
+          `                          (REQUESTS_CA_BUNDLE, NODE_EXTRA_CA_CERTS; also at ${base}/__svc-mock/ca.pem)`,
+        ]),
     '',
     'Default credentials (public test values, from the default fixtures):',
     ...emu.credentials().map((c) => `  ${c.kind.padEnd(17)} ${c.value}  (${c.label})`),
     '',
     'Try:',
-    `  curl -H 'Authorization: AppKey svcmock-app-key' ${sample}`,
-    `  curl -u ci-client:ci-secret -d grant_type=client_credentials ${emu.urls.auth}/oauth2/token`,
+    `  ${curl} -H 'Authorization: AppKey svcmock-app-key' ${sample}`,
+    `  ${curl} -u ci-client:ci-secret -d grant_type=client_credentials ${emu.urls.auth}/oauth2/token`,
     '',
     `Clock: ${clock.mode}${clock.mode === 'real' && clock.timeScale !== 1 ? `, time scale ${clock.timeScale}` : ''}; seed ${emu.seed}.` +
       (on.length > 0 ? ` Scenarios on: ${on.map((s) => s.name).join(', ')}.` : ''),

@@ -10,6 +10,7 @@ import { listeningEvent } from './banner.js'
 import { type CliIo, reportError } from './io.js'
 import type { CliOptions } from './options.js'
 import { Signals, startFor, watchParent } from './serve.js'
+import { trustEnvironment } from './trust.js'
 
 /** How long `exec` gives its command to exit after passing a signal on, before SIGKILL. */
 const EXEC_KILL_GRACE_MS = 10_000
@@ -29,6 +30,7 @@ export async function execCommand(options: CliOptions, command: readonly string[
     SVC_MOCK_AUTH_URL: urls.auth,
     SVC_MOCK_BASE_URL: urls.base,
     SVC_MOCK_WEBHOOK_URL: urls.webhook,
+    ...(await trustEnvironment(server.caFile, io.env)),
   }
   const [file = '', ...args] = command
   if (options.log === 'pretty') io.err(`svc-mock ${VERSION} listening on ${server.url} (SVC_MOCK_URL); running: ${command.join(' ')}`)

@@ -8,6 +8,7 @@
  */
 import { SvcMockError } from '../kernel/errors.js'
 import { VERSION } from '../version.js'
+import { printCa } from './ca.js'
 import { execCommand } from './exec.js'
 import { type Command, help, helpText, NAMED_COMMANDS } from './help.js'
 import { type CliIo, processIo, reportError } from './io.js'
@@ -56,6 +57,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     } else if (split !== -1) {
       throw new UsageError(`"--" and a command are for svc-mock exec; did you mean svc-mock exec -- ${rest.join(' ')}?`)
     }
+    if (command === 'ca') return await printCa(logFormatHint(argv, io.env), io)
     const options = serverOptions(values, io.env, command === 'exec' ? 0 : undefined)
     if (command === 'scenarios') return await listScenarios(options, io)
     if (command === 'exec') return await execCommand(options, rest, io)

@@ -138,6 +138,17 @@ export function controlDocs(targetNames: readonly string[]): Readonly<Record<str
     'control.health': { responses: { '200': json('Up.', z.object({ status: z.literal('ok'), version: z.string() })), ...READ_REFUSALS } },
     'control.routes': { responses: { '200': json('Every route.', z.array(RouteInfo)), ...READ_REFUSALS } },
     'control.openapi': { responses: { '200': json('The OpenAPI 3.1 document.', AnyObject), ...READ_REFUSALS } },
+    'control.ca': {
+      description:
+        "The certificate of svc-mock's local CA (PEM), made once per user in the user's data folder (or `SVC_MOCK_CA_DIR`), on every way in. " +
+        '`svc-mock --https` presents a certificate it signs; trust this one (`REQUESTS_CA_BUNDLE`, `NODE_EXTRA_CA_CERTS`, `curl --cacert`). ' +
+        'A server started with `--tls-cert` presents your own certificate instead, which this CA did not sign. The private key is never served.',
+      responses: {
+        '200': { description: 'The CA certificate.', content: { 'application/pem-certificate-chain': z.string() }, headers: { 'Content-Disposition': '`attachment; filename="svc-mock-ca.pem"`' } },
+        '500': json('The CA folder holds something svc-mock cannot use (the message says how to mend it).', ControlErrorBody),
+        ...READ_REFUSALS,
+      },
+    },
     'control.reset': { responses: { '200': json('Back to the fixtures.', z.object({ status: z.literal('reset'), clock: ClockState })), ...CHANGE_REFUSALS } },
     'control.scenarios.list': { responses: { '200': json('The catalogue.', z.array(ScenarioListing)), ...READ_REFUSALS } },
     'control.scenarios.on': {

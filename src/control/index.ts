@@ -8,6 +8,7 @@ import type { EmulatorCore } from '../emulator-api.js'
 import type { Domain } from '../kernel/domain.js'
 import type { RequestContext } from '../kernel/route.js'
 import { authRoutes } from './auth.js'
+import { caRoutes } from './ca.js'
 import { coreRoutes } from './core.js'
 import { dashboardRoutes } from './dashboard.js'
 import { eventRoutes } from './events.js'
@@ -29,7 +30,7 @@ export interface ControlDeps {
 export function defineControlDomain(deps: ControlDeps): Domain {
   const emu = deps.emulator
   const hosts = allowedHosts(emu.urls)
-  const routes = [...coreRoutes(emu, deps.targetNames), ...versionsRoutes(emu), ...authRoutes(emu), ...webhooksRoutes(emu), ...userRoutesRoutes(emu), ...eventRoutes(emu), ...dashboardRoutes()]
+  const routes = [...coreRoutes(emu, deps.targetNames), ...versionsRoutes(emu), ...authRoutes(emu), ...webhooksRoutes(emu), ...userRoutesRoutes(emu), ...eventRoutes(emu), ...caRoutes(), ...dashboardRoutes()]
   return {
     routes: routes.map((route) => ({
       ...route,

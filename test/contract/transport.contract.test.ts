@@ -31,7 +31,7 @@ contract('transport behaviour', (h) => {
   })
 
   it('points a platform CLI\'s other paths at an emulated platform route, never at a control-plane route', async () => {
-    for (const path of ['/package-manager/api/spaces', '/integration/api/pools/paged', '/api/cloud']) {
+    for (const path of ['/package-manager/api/spaces', '/integration/api/pools/paged', '/api/cloud/settings']) {
       const body = (await (await h.fetch(path, { headers: APP_KEY })).json()) as { error: string; closest?: string }
       expect(body.error).toBe('Not emulated')
       expect(body.closest).toMatch(/^GET \//)

@@ -71,7 +71,7 @@ function commands(code: string): string[] {
 }
 
 /** A `npx svc-mock` that starts a server (and so never ends by itself). */
-const startsServer = (command: string): boolean => /^npx svc-mock(\s|$)/.test(command) && !/^npx svc-mock (scenarios|exec|help)\b|--help|--version/.test(command)
+const startsServer = (command: string): boolean => /^npx svc-mock(\s|$)/.test(command) && !/^npx svc-mock (scenarios|exec|help|ca)\b|--help|--version/.test(command)
 
 /** Shell functions the examples run with: this checkout's svc-mock, and curl that fails on an error answer. */
 const PRELUDE = `set -eo pipefail

@@ -13,6 +13,7 @@ import {
   FixtureError,
   ForeignOriginError,
   InvalidInputError,
+  LocalCaError,
   MisdirectedRequestError,
   MswMissingError,
   NotJsonError,
@@ -51,6 +52,8 @@ function describeError(error: AnySvcMockError): string {
       return `${error.status} ${error.field ?? ''}`
     case 'ERR_PORT_IN_USE':
       return `port ${error.port}`
+    case 'ERR_LOCAL_CA':
+      return `ca ${error.folder}`
     case 'ERR_MSW_MISSING':
       return 'install msw'
     case 'ERR_FOREIGN_ORIGIN':
@@ -95,6 +98,7 @@ describe('error classes', () => {
     [new NotFoundError('none', 'id'), 'ERR_NOT_FOUND', '404 id'],
     [new ConflictError('twice', 'id'), 'ERR_CONFLICT', '409 id'],
     [new PortInUseError('127.0.0.1', 4010), 'ERR_PORT_IN_USE', 'port 4010'],
+    [new LocalCaError('/data/svc-mock/ca', 'broken'), 'ERR_LOCAL_CA', 'ca /data/svc-mock/ca'],
     [new MswMissingError(), 'ERR_MSW_MISSING', 'install msw'],
     [new ForeignOriginError('other page', 'origin'), 'ERR_FOREIGN_ORIGIN', 'guard 403'],
     [new NotJsonError('a form', 'content-type'), 'ERR_NOT_JSON', 'guard 415'],
