@@ -10,7 +10,7 @@ import type { AuthorizePageError, AuthorizeRedirectError, ApiAccessError, OAuthE
 import type { MswMissingError } from './adapters/msw-compat.js'
 import type { PortInUseError } from './adapters/server.js'
 import type { LocalCaError } from './tls/index.js'
-import type { ForeignOriginError, MisdirectedRequestError, NotJsonError } from './control/index.js'
+import type { ForeignOriginError, MisdirectedRequestError, NotJsonError, TeamPortError, TeamsUnavailableError, TooManyTeamsError } from './control/index.js'
 import type { KernelError } from './kernel/errors.js'
 import type { VersionsError } from './versions/index.js'
 import type { ExecutionTimeoutError, WebhookError } from './webhooks/index.js'
@@ -20,6 +20,7 @@ export { createEmulator, type InProcessEmulator } from './adapters/in-process.js
 export { MswMissingError } from './adapters/msw-compat.js'
 
 export type {
+  BuiltInScenarioName,
   ClockApi,
   CredentialInfo,
   Emulator,
@@ -34,6 +35,8 @@ export type {
   JournalApi,
   RouteInfo,
   ScenarioActivation,
+  ScenarioName,
+  ScenarioSpec,
   ScenarioTargets,
   SettingsInput,
 } from './emulator-api.js'
@@ -62,7 +65,7 @@ export {
 } from './kernel/errors.js'
 export { PortInUseError } from './adapters/server.js'
 export { LocalCaError } from './tls/index.js'
-export { ForeignOriginError, MisdirectedRequestError, NotJsonError } from './control/index.js'
+export { ForeignOriginError, MisdirectedRequestError, NotJsonError, TeamPortError, TeamsUnavailableError, TooManyTeamsError, type TeamInfo } from './control/index.js'
 export {
   ApiAccessError,
   AuthorizePageError,
@@ -174,6 +177,9 @@ export type AnySvcMockError =
   | ForeignOriginError
   | NotJsonError
   | MisdirectedRequestError
+  | TeamsUnavailableError
+  | TooManyTeamsError
+  | TeamPortError
   | ApiAccessError
   | RateLimitError
   | OAuthError

@@ -15,7 +15,8 @@ it('hands out one class per error and one msw handler class, whichever entry poi
 })
 
 it('throws errors of this realm', async () => {
-  const emu = await createEmulator({ clock: 'manual' })
+  // Any name (a misspelt one is otherwise a type error): the throw is what is tested.
+  const emu = await createEmulator<string>({ clock: 'manual' })
   let thrown: unknown
   try {
     emu.scenarios.use('no-such-scenario')

@@ -107,7 +107,7 @@ export const authDomain: DomainModule<'auth', AuthOptions, AuthDomain, AuthInput
 function defineAuth(kernel: KernelServices, urls: { auth: string; base: string }, options: AuthOptions): AuthDomain {
   const directory = new Directory()
   const gate = new AccessGate(directory)
-  const server = new OAuthServer({ gate, directory, authUrl: urls.auth, baseUrl: urls.base, seed: kernel.seed, clock: kernel.clock, settings: kernel.baseSettings })
+  const server = new OAuthServer({ gate, directory, authUrl: urls.auth, baseUrl: urls.base, ids: kernel.ids, clock: kernel.clock, settings: kernel.baseSettings })
   const oauth = oauthApi(server, kernel.clock, kernel.changed)
   const users = usersApi(directory, oauth)
   const client: ScenarioTarget = {

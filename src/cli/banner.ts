@@ -18,6 +18,7 @@ export function listeningEvent(server: RunningServer): Record<string, unknown> {
     time: new Date().toISOString(),
     event: 'listening',
     version: VERSION,
+    pid: process.pid,
     url: server.url,
     host: server.host,
     port: server.port,
@@ -31,6 +32,7 @@ export function listeningEvent(server: RunningServer): Record<string, unknown> {
     seed: emu.seed,
     scenarios: emu.scenarios.list().filter((s) => s.active).map((s) => s.name),
     ...(server.caFile === undefined ? {} : { caFile: server.caFile }),
+    teams: server.teams.list().map(({ name, url, port, main, seed, dashboard }) => ({ name, url, port, main, seed, dashboard })),
     ...(warning ? { warning } : {}),
   }
 }
@@ -85,7 +87,7 @@ export function banner(server: RunningServer, options: CliOptions): string {
     `  OAuth ({auth_url})      ${emu.urls.auth}/oauth2/token, ${emu.urls.auth}/oauth2/authorize, ${emu.urls.auth}/.well-known/openid-configuration`,
     `  Webhooks                ${emu.urls.webhook}/hooks/{token}  (${emu.webhooks.list().map((w) => w.id).join(', ') || 'none'})`,
     `  Dashboard               ${base}/__svc-mock/  (open it in a browser: see the requests, steer scenarios, flows, clock)`,
-    `  Control plane           ${base}/__svc-mock/{health, reset, scenarios, clock, journal, elements, webhooks, oauth-clients, state, events}`,
+    `  Control plane           ${base}/__svc-mock/{health, reset, scenarios, clock, journal, elements, webhooks, oauth-clients, teams, state, events}`,
     `  OpenAPI document        ${base}/__svc-mock/openapi.json`,
     ...yours(server, options),
     ...(server.caFile === undefined
@@ -94,6 +96,7 @@ export function banner(server: RunningServer, options: CliOptions): string {
           `  TLS                     signed by svc-mock's local CA; trust ${server.caFile}`,
           `                          (REQUESTS_CA_BUNDLE, NODE_EXTRA_CA_CERTS; also at ${base}/__svc-mock/ca.pem)`,
         ]),
+    ...teamLines(server),
     '',
     'Default credentials (public test values, from the default fixtures):',
     ...emu.credentials().map((c) => `  ${c.kind.padEnd(17)} ${c.value}  (${c.label})`),
@@ -107,4 +110,15 @@ export function banner(server: RunningServer, options: CliOptions): string {
     options.log === 'pretty' ? 'Requests are logged below. Ctrl+C stops.' : '',
   ]
   return lines.join('\n')
+}
+
+/** The teams made at start, one line each (nothing when there are none: most runs have none). */
+function teamLines(server: RunningServer): string[] {
+  const others = server.teams.list().filter((team) => !team.main)
+  if (others.length === 0) return []
+  return [
+    '',
+    `Teams (each isolated, on its own port; make more with POST ${server.emulator.urls.base}/__svc-mock/teams):`,
+    ...others.map((team) => `  ${team.name.padEnd(22)} ${team.url}  (dashboard ${team.dashboard})`),
+  ]
 }

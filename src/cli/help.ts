@@ -2,7 +2,7 @@
  * The help texts: svc-mock's usage with every flag and its environment twin, and one text for each
  * command (exec, scenarios, help), each ending with where the documentation is.
  */
-import { DEFAULT_HOST, DEFAULT_PORT } from '../adapters/constants.js'
+import { DEFAULT_HOST, DEFAULT_MAX_TEAMS, DEFAULT_PORT } from '../adapters/constants.js'
 import { packagePath } from '../kernel/package-root.js'
 import { HOMEPAGE, VERSION } from '../version.js'
 import type { CliIo } from './io.js'
@@ -49,6 +49,10 @@ const OPTIONS_TEXT = `Options (environment variable in brackets; a flag wins ove
                         (made once per user; svc-mock ca prints its path) [SVC_MOCK_HTTPS=true]
   --tls-cert FILE       serve HTTPS with your own certificate (PEM)  [SVC_MOCK_TLS_CERT]
   --tls-key FILE        its private key (PEM, unencrypted)          [SVC_MOCK_TLS_KEY]
+  --teams N             make N isolated teams at start, team-1 … team-N, each on a free port of its own
+                        (more with POST /__svc-mock/teams; docs/teams.md)   [SVC_MOCK_TEAMS]   default 0
+  --max-teams N         how many teams may run beside the main one (one more: 429)
+                                                                    [SVC_MOCK_MAX_TEAMS] default ${DEFAULT_MAX_TEAMS}
   -h, --help            this text
   -v, --version         the version`
 

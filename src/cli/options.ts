@@ -7,6 +7,7 @@
 import { X509Certificate, createPrivateKey } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
+import { DEFAULT_MAX_TEAMS } from '../adapters/constants.js'
 import type { ServerOptions } from '../adapters/server.js'
 import { closest } from '../kernel/closest.js'
 import { ScenarioError, UnknownScenarioError } from '../kernel/errors.js'
@@ -40,6 +41,8 @@ const OPTIONS = {
   https: { type: 'boolean' },
   'tls-cert': { type: 'string' },
   'tls-key': { type: 'string' },
+  teams: { type: 'string' },
+  'max-teams': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const
@@ -80,6 +83,7 @@ function exampleOf(flag: string): string {
     '--record': 'recorded/',
     '--tls-cert': 'cert.pem',
     '--tls-key': 'key.pem',
+    '--teams': '4',
     '--port': '4010',
     '--host': '127.0.0.1',
     '--log': 'json',
@@ -134,6 +138,8 @@ export type ParsedValues = {
   https?: boolean
   'tls-cert'?: string
   'tls-key'?: string
+  teams?: string
+  'max-teams'?: string
   help?: boolean
   version?: boolean
 }
@@ -266,6 +272,10 @@ export function serverOptions(values: ParsedValues, env: CliIo['env'], defaultPo
   if (record !== undefined && proxy === undefined) throw new UsageError(`${record.from} records what the proxy forwards: give --proxy URL (or SVC_MOCK_PROXY) too`)
   if (proxyTimeoutMs !== undefined && proxy === undefined) throw new UsageError('--proxy-timeout applies to the proxy: give --proxy URL (or SVC_MOCK_PROXY) too')
   const https = httpsOption(values, env)
+  const maxTeamsRaw = pick('--max-teams', values['max-teams'], 'SVC_MOCK_MAX_TEAMS', env)
+  const maxTeams = integer(maxTeamsRaw, 0, 1_000_000)
+  const teamsRaw = pick('--teams', values.teams, 'SVC_MOCK_TEAMS', env)
+  const teams = integer(teamsRaw, 0, maxTeams ?? DEFAULT_MAX_TEAMS)
   if (publicUrl !== undefined) {
     try {
       new URL(publicUrl.value)
@@ -296,6 +306,8 @@ export function serverOptions(values: ParsedValues, env: CliIo['env'], defaultPo
     ...(record === undefined ? {} : { record: record.value }),
     ...(proxyTimeoutMs === undefined ? {} : { proxyTimeoutMs }),
     ...(https === undefined ? {} : { https }),
+    ...(teams === undefined ? {} : { teams }),
+    ...(maxTeams === undefined ? {} : { maxTeams }),
   }
 }
 

@@ -32,6 +32,8 @@ export type Addresses = Readonly<Record<string, string>>
 export interface KernelOptions<Options extends object, Urls extends Addresses> {
   readonly urls: Urls
   readonly seed: number
+  /** The seed of the ids the emulator makes up at run time (keys, secrets, codes), when not `seed`. */
+  readonly idSeed?: number
   readonly clock: Clock
   readonly logger: Logger
   readonly journalSize: number
@@ -138,7 +140,7 @@ export class Kernel<Options extends object, Urls extends Addresses> {
     const changed = (): void => this.#changes.notify()
     this.#engine.onChange(changed)
     // Ids the emulator makes up (version ids, keys) come from a seeded generator, restarted on reset.
-    this.#ids = new SeededIds(options.seed)
+    this.#ids = new SeededIds(options.idSeed ?? options.seed)
     this.#journal = new Journal(options.clock, this.#redact, options.journalSize)
     this.services = {
       clock: options.clock,
@@ -272,7 +274,8 @@ export class Kernel<Options extends object, Urls extends Addresses> {
    */
   route(others: readonly Domain[]): void {
     this.#others = others
-    this.#catalogue.checkErrors(this.services.routes())
+    // Scenario files may be aimed at every route, a fallback's included.
+    this.#catalogue.checkRoutes([...this.services.routes(), ...[...this.#domains, ...others].flatMap((d) => (d.fallback ? [d.fallback] : []))])
     this.#build()
   }
 

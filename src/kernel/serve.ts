@@ -1,7 +1,8 @@
 /**
  * The one way in: `serve(request, transport)` matches the route (method, path, and the address it
  * lives on), applies the scenarios that are on, runs the resolver on the emulator clock, renders
- * errors in the route's wire format, and journals what was answered. The msw handlers, the
+ * errors in the route's wire format, names the scenarios that shaped the answer in its
+ * `x-svc-mock-scenario` header, and journals what was answered. The msw handlers, the
  * node:http server and `emu.handle()` only translate to and from it. A request no route answers
  * is explained by unmatched.ts; routes see the request through dispatch-context.ts; the answer is
  * journaled by record-exchange.ts.
@@ -13,7 +14,7 @@ import { HttpError, PayloadTooLargeError, UnknownScenarioError } from './errors.
 import type { Journal, Transport } from './journal.js'
 import type { Logger } from './logger.js'
 import { type Exchange, recordExchange } from './record-exchange.js'
-import { type FaultKind, type Reply, fault, headersOf, json, text } from './reply.js'
+import { type FaultKind, type Reply, fault, headersOf, isNetworkFault, json, text } from './reply.js'
 import type { IncomingRequest } from './request.js'
 import { RouteTable, compilePattern } from './router.js'
 import type { CompiledRoute, RequestContext, RouteDefinition } from './route.js'
@@ -135,6 +136,7 @@ export class Pipeline {
     }
     const added = ctx.addedHeaders
     if (reply.fault === undefined && added !== undefined) addMissing(reply.headers, added)
+    if (decision.scenarios.length > 0 && !isNetworkFault(reply)) reply = namingScenarios(reply, decision.scenarios)
     if (decision.usedUp.length > 0) scenarios.announce(decision.usedUp)
     return this.#finish(reply, { request, transport, routeId: definition.id, receivedAt, scenarios: decision.scenarios, ctx, definition })
   }
@@ -192,6 +194,17 @@ function faultAnswer(kind: FaultKind): Reply {
   if (kind !== 'cut-body') return fault(kind)
   const whole = JSON.stringify({ error: 'svc-mock cut this response short (scenario fault "cut-body")' })
   return fault('cut-body', { status: 200, headers: headersOf({ 'content-type': 'application/json; charset=utf-8' }), body: whole })
+}
+
+/**
+ * The answer with `x-svc-mock-scenario` naming the scenarios that shaped it (as the journal records
+ * them), so a scenario left on explains the answer itself; on a copy of the headers, which a route
+ * may share between answers.
+ */
+function namingScenarios(reply: Reply, names: readonly string[]): Reply {
+  const headers = headersOf(reply.headers)
+  headers.set(SCENARIO_HEADER, names.join(', '))
+  return { ...reply, headers }
 }
 
 function errorMessage(error: unknown): string {

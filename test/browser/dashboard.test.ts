@@ -8,7 +8,8 @@
  * saved scenario file run by the real `svc-mock --scenarios DIR`), the journal (pause, clear, HAR
  * export opened back, copy as curl run by the real curl, the near miss) and device logins
  * (approve, deny); then the layout at every width from 360 to 1920 px, and the steering the page
- * has always offered. Where no browser or no curl can run, the suite says so in one line and is
+ * has always offered, and that the page is one screen at desktop sizes (1280x900, 1920x1080: only
+ * the panels scroll). Where no browser or no curl can run, the suite says so in one line and is
  * skipped. Screenshots of each state go to test/artifacts/ (git-ignored; docs/dashboard.png is a
  * copy of one).
  *
@@ -394,6 +395,31 @@ describe.skipIf(found.executablePath === undefined)('the dashboard in a real bro
       await page.setViewportSize({ width: 1366, height: 900 })
       await page.getByRole('tab', { name: /Scenarios/ }).click()
       await shot('overview', 1366)
+    })
+  })
+
+  describe('the dashboard at desktop sizes', () => {
+    it('is one screen at 1280x900 and 1920x1080, on each tab, with a long journal: only its panels scroll', async () => {
+      await openAt(1280)
+      for (let i = 0; i < 40; i++) await send(VERSIONS('no-such-element'), { headers: { authorization: 'AppKey svcmock-app-key' } })
+      await page.locator('li.entry').nth(39).waitFor({ state: 'attached' })
+      const measure = (): Promise<{ page: number; pageWidth: number; journal: number; journalShown: number; journalScrolled: number; scrolled: number }> => page.evaluate('pageExtent()')
+      for (const [width, height] of [[1280, 900], [1920, 1080]] as const) {
+        await page.setViewportSize({ width, height })
+        for (const tab of [/Scenarios/, /Webhooks/, /OAuth/]) {
+          await page.getByRole('tab', { name: tab }).click()
+          const seen = await measure()
+          expect(seen.page, `${width}x${height}, ${String(tab)}: the page's height`).toBe(height)
+          expect(seen.pageWidth, `${width}x${height}, ${String(tab)}: the page's width`).toBe(width)
+          expect(seen.journal, 'the journal scrolls inside its panel').toBeGreaterThan(seen.journalShown)
+        }
+        // A wheel turn over the journal scrolls the journal, never the page into blank space.
+        await page.locator('#journal-list').hover()
+        await page.mouse.wheel(0, 3000)
+        await page.waitForFunction('pageExtent().journalScrolled > 0')
+        expect((await measure()).scrolled).toBe(0)
+      }
+      await page.setViewportSize({ width: 1366, height: 900 })
     })
   })
 

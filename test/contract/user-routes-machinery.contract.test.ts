@@ -105,7 +105,7 @@ contract(
     })
 
     it('answer as a scenario rule aimed at their id says, and no other route does', async () => {
-      h.emu.scenarios.use('pools-down')
+      expect((await h.control('POST', '/scenarios/pools-down')).status).toBe(200)
       const down = await pools()
       expect(down.status).toBe(503)
       expect(await down.json()).toEqual({ error: 'down' })

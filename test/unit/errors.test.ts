@@ -28,6 +28,9 @@ import {
   RouteFileError,
   ScenarioError,
   SvcMockError,
+  TeamPortError,
+  TeamsUnavailableError,
+  TooManyTeamsError,
   UnknownScenarioError,
   UpstreamError,
   VersionsError,
@@ -60,6 +63,11 @@ function describeError(error: AnySvcMockError): string {
     case 'ERR_NOT_JSON':
     case 'ERR_MISDIRECTED':
       return `guard ${error.status}`
+    case 'ERR_NO_TEAMS':
+    case 'ERR_TEAM_PORT':
+      return `teams ${error.status}`
+    case 'ERR_TOO_MANY_TEAMS':
+      return `teams limit ${error.limit}`
     case 'ERR_API_ACCESS':
       return `access ${error.problem}`
     case 'ERR_RATE_LIMIT':
@@ -103,6 +111,9 @@ describe('error classes', () => {
     [new ForeignOriginError('other page', 'origin'), 'ERR_FOREIGN_ORIGIN', 'guard 403'],
     [new NotJsonError('a form', 'content-type'), 'ERR_NOT_JSON', 'guard 415'],
     [new MisdirectedRequestError('rebinding', 'host'), 'ERR_MISDIRECTED', 'guard 421'],
+    [new TeamsUnavailableError(), 'ERR_NO_TEAMS', 'teams 501'],
+    [new TooManyTeamsError(3), 'ERR_TOO_MANY_TEAMS', 'teams limit 3'],
+    [new TeamPortError('in use', 'port'), 'ERR_TEAM_PORT', 'teams 503'],
     [new ApiAccessError('missing-permission', 'no'), 'ERR_API_ACCESS', 'access missing-permission'],
     [new RateLimitError('slow down', 5, 3), 'ERR_RATE_LIMIT', 'reset 3'],
     [new OAuthError('invalid_grant', 'used'), 'ERR_OAUTH', 'oauth invalid_grant'],
@@ -131,5 +142,11 @@ describe('error classes', () => {
     const response = new NotFoundError('No webhook "x".', 'id').toResponse()
     expect(response.status).toBe(404)
     expect(await response.json()).toEqual({ error: 'No webhook "x".', field: 'id' })
+  })
+
+  it('a refused team past the limit says the limit in its answer', async () => {
+    const response = new TooManyTeamsError(1000).toResponse()
+    expect(response.status).toBe(429)
+    expect(await response.json()).toMatchObject({ limit: 1000 })
   })
 })

@@ -19,7 +19,10 @@ describe('ScenarioCatalogue', () => {
   it.each([
     [{ description: 'x' }, 'name', /expected string/],
     [{ name: 'Bad Name', description: 'x' }, 'name', /lower-case letters/],
-    [{ name: 'a', description: 'x', rules: [{ fault: 'explode' }] }, 'rules[0].fault', /Invalid/],
+    [{ name: 'a', description: 'x', rules: [{ fault: 'explode' }] }, 'rules[0].fault', /expected one of "network-error", "empty-reply", "cut-body" or \{"\$param": "<parameter name>"\}, received string/],
+    [{ name: 'a', description: 'x', rules: [{ delay: 'long' }] }, 'rules[0].delay', /^expected a number or \{"\$param": "<parameter name>"\}, received string$/],
+    [{ name: 'a', description: 'x', rules: [{ every: 1.5 }] }, 'rules[0].every', /^expected a whole number or \{"\$param": "<parameter name>"\}, received number$/],
+    [{ name: 'a', description: 'x', routes: 7 }, 'routes', /^expected a string or an array, received number$/],
     [{ name: 'a', description: 'x', rules: [{ delay: { $param: 'ms' } }] }, 'rules[0].delay', /refers to parameter "ms"/],
     [{ name: 'a', description: 'x', rules: [{ fault: 'network-error', error: 'not-found' }] }, 'rules[0]', /at most one of/],
     [{ name: 'a', description: 'x', colour: 'red' }, '', /unknown field "colour"/],

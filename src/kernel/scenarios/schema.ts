@@ -12,7 +12,8 @@ import { type JsonObject, JsonValue } from '../json.js'
 /** Scenario names: lower-case letters, digits and dashes. */
 export const SCENARIO_NAME = /^[a-z0-9][a-z0-9-]*$/
 
-export const ParamRef = z.strictObject({ $param: z.string().min(1) })
+/** `{"$param": "ms"}`: a parameter's value; its own message, so a wrong value says what it could have been. */
+export const ParamRef = z.strictObject({ $param: z.string().min(1) }, { error: (issue) => (issue.code === 'invalid_type' ? 'expected {"$param": "<parameter name>"}' : undefined) })
 export type ParamRef = z.infer<typeof ParamRef>
 
 const NumberOrParam = z.union([z.number().nonnegative(), ParamRef])
