@@ -78,7 +78,8 @@ describe('a fallback route', () => {
 describe('a domain whose routes change at run time', () => {
   /** A domain that serves whatever is in its list, and tells the kernel when the list changes. */
   function growing(): { module: DomainModule<'growing'>; add(definition: RouteDefinition): void; seen(): string[] } {
-    let list: RouteDefinition[] = []
+    const first = route('first.read', 'GET', '/first')
+    let list: RouteDefinition[] = [first]
     let changed: (() => void) | undefined
     let others: () => readonly RouteDefinition[] = () => []
     const module: DomainModule<'growing'> = {
@@ -92,7 +93,7 @@ describe('a domain whose routes change at run time', () => {
             return list
           },
           reset: async () => {
-            list = []
+            list = [first]
             kernel.routesChanged()
           },
         }
@@ -133,8 +134,8 @@ describe('a domain whose routes change at run time', () => {
     expect(() => emu.scenarios.use('slow', { route: 'late.read' })).toThrow(/no route "late.read"/)
     domain.add(route('late.read', 'GET', '/late'))
     expect((await emu.serve(request('GET', '/late'), 'server')).body).toBe('{"route":"late.read"}')
-    expect(emu.routes().map((r) => r.id)).toEqual(['late.read', 'control.health'])
-    expect(domain.seen()).toEqual(['late.read', 'control.health'])
+    expect(emu.routes().map((r) => r.id)).toEqual(['first.read', 'late.read', 'control.health'])
+    expect(domain.seen()).toEqual(['first.read', 'late.read', 'control.health'])
     expect(emu.journal.list({ route: 'late.read' })).toHaveLength(1)
     emu.scenarios.use('slow', { route: 'late.read' })
     expect(emu.scenarios.list().find((s) => s.name === 'slow')?.active).toBe(true)
@@ -146,6 +147,6 @@ describe('a domain whose routes change at run time', () => {
     domain.add(route('late.read', 'GET', '/late'))
     await emu.reset()
     expect((await emu.serve(request('GET', '/late'), 'server')).status).toBe(404)
-    expect(emu.routes().map((r) => r.id)).toEqual(['control.health'])
+    expect(emu.routes().map((r) => r.id)).toEqual(['first.read', 'control.health'])
   })
 })
