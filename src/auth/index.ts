@@ -10,7 +10,7 @@ import type { CredentialInfo, Domain, DomainModule, DomainSchemas, KernelService
 import { type AuthApi, type AuthState, apiKeysApi, credentials, usersApi } from './api.js'
 import type { z } from 'zod'
 import { type ApiKeyFixture, Directory, type UserInput, apiKeysSection, usersSection } from './directory.js'
-import { AccessGate } from './gate.js'
+import { AccessGate, gated } from './gate.js'
 import { oauthApi } from './oauth/api.js'
 import { clientState } from './client-state.js'
 import { type OAuthClientFixture, oauthClientsSection } from './oauth/clients.js'
@@ -28,6 +28,7 @@ export type { SigningKeyInput } from './oauth/keys.js'
 export type { ScopeName } from './oauth/scopes.js'
 export type { TeamInput } from './team.js'
 export type { AccessGate, AccessRequirement, Identity } from './gate.js'
+export { GATED_TAG, gated } from './gate.js'
 export type { CreatedClient, DeviceCodesApi, IssueTokenInput, OAuthApi, OAuthClientsApi, OAuthConsentsApi } from './oauth/api.js'
 export type { DeviceCodeInfo } from './oauth/device-codes.js'
 export type { ClientInfo } from './oauth/clients.js'
@@ -121,15 +122,15 @@ function defineAuth(kernel: KernelServices, urls: { auth: string; base: string }
     gate,
     routes: [
       ...server.routes(),
-      {
+      gated({
         id: 'auth.team',
         method: 'GET',
         path: TEAM_PATH,
         origin: 'base',
         summary: "Who am I: the team of any valid credential (the platform CLI's key-profile probe)",
         resolve: (ctx) => whoAmI(ctx, gate, team, urls.base),
-      },
-      ...probeRoutes({ gate, directory, clients: server.clients, team: () => team, baseUrl: urls.base }),
+      }),
+      ...probeRoutes({ gate, directory, clients: server.clients, team: () => team, baseUrl: urls.base }).map(gated),
     ],
     api: { apiKeys: apiKeysApi(directory, () => kernel.ids.token(24)), oauth, users },
     docs: async () => (await import('./docs.js')).AUTH_DOCS,

@@ -3,7 +3,9 @@
  * tester's browser: a request whose `Host` is not a loopback name or one of the emulator's own
  * hosts is refused (421, against DNS rebinding); one whose `Origin` is not the origin it was sent
  * to (`null` included), or that the browser marks `Sec-Fetch-Site: cross-site` or `same-site`, is
- * refused (403); a change (POST, PUT, PATCH, DELETE) that carries a body must be `application/json`
+ * refused (403), except a link followed to a page (a top-level GET navigation, which lets the other
+ * page read nothing: another team's dashboard links here, and a team on another port of the same
+ * host is the same site); a change (POST, PUT, PATCH, DELETE) that carries a body must be `application/json`
  * (415), which a plain HTML form cannot send. A change without a body needs no Content-Type, so
  * `curl -X POST …/__svc-mock/reset` just works: browsers send `Origin` on every cross-origin change,
  * so the origin check already stops other pages.
@@ -54,7 +56,7 @@ export async function guard(ctx: RequestContext, hosts: ReadonlySet<string>): Pr
     throw new ForeignOriginError(`The control plane refuses requests sent by a page of another origin (Origin: ${origin}).`, 'origin')
   }
   const site = ctx.headers.get('sec-fetch-site')
-  if (site !== null && OTHER_SITES.has(site.trim().toLowerCase())) {
+  if (site !== null && OTHER_SITES.has(site.trim().toLowerCase()) && !followedLink(ctx)) {
     throw new ForeignOriginError(`The control plane refuses requests sent by a page of another site (Sec-Fetch-Site: ${site}).`, 'sec-fetch-site')
   }
   const type = ctx.headers.get('content-type')
@@ -71,6 +73,11 @@ async function hasBody(ctx: RequestContext): Promise<boolean> {
   if (ctx.body === null) return false
   if (ctx.body.length !== undefined && ctx.body.length > 0) return true
   return (await ctx.body.bytes()).byteLength > 0
+}
+
+/** A link followed to a page: a top-level navigation that only reads (Fetch Metadata's resource isolation policy). */
+function followedLink(ctx: RequestContext): boolean {
+  return (ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.headers.get('sec-fetch-mode') === 'navigate' && !['object', 'embed'].includes(ctx.headers.get('sec-fetch-dest') ?? '')
 }
 
 function hostnameOf(host: string): string | undefined {

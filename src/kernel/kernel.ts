@@ -205,7 +205,7 @@ export class Kernel<Options extends object, Urls extends Addresses> {
     this.#ids.reset()
     // Scenarios may be aimed only at routes and targets that exist now (the control plane's never count).
     this.#engine.aims = {
-      routes: () => domains.flatMap((d) => [...d.routes, ...(d.fallback ? [d.fallback] : [])].map((r) => r.id)),
+      routes: () => domains.flatMap((d) => [...d.routes, ...(d.fallback ? [d.fallback] : [])].map(({ id, tags }) => ({ id, tags }))),
       targets: () => this.#targets,
     }
     this.#startup = (setup.scenarios ?? []).flatMap((item) => {

@@ -114,7 +114,7 @@ export class Pipeline {
       }
       const names = scenarios.targetNames(perRequest)
       const targets = names.size === 0 ? NO_TARGETS : await this.#readTargets(names, definition.id, params, request)
-      decision = scenarios.decide(definition.id, request.method, targets, perRequest)
+      decision = scenarios.decide(definition, request.method, targets, perRequest)
     }
 
     const ctx = new DispatchContext(request, transport, definition.id, params, receivedAt, decision, clock)

@@ -5,8 +5,8 @@
  * `"none"` makes a public route. Static keys, tokens of every grant, expiry and the gate's
  * settings (rate limit, rejected static keys, no permissions) apply as they do everywhere.
  */
-import type { AccessGate, Identity, Permission } from '../auth/index.js'
-import type { RequestContext } from '../kernel/route.js'
+import { type AccessGate, type Identity, type Permission, gated } from '../auth/index.js'
+import type { RequestContext, RouteDefinition } from '../kernel/route.js'
 
 /** What a route or resource declares as its `auth`, as it was parsed. */
 export type Access = 'none' | { readonly scopes?: readonly string[] | undefined; readonly permission?: Permission | undefined }
@@ -23,6 +23,11 @@ export function accessCheck(gate: AccessGate, access: Access | undefined): Acces
     for (const scope of more) gate.authorize(identity, { scope })
     return identity
   }
+}
+
+/** The route, tagged as the gate's unless it is public: the gate's scenarios then reach it, as every gated route. */
+export function guarded(route: RouteDefinition, access: Access | undefined): RouteDefinition {
+  return access === 'none' ? route : gated(route)
 }
 
 /** The OpenAPI security of a route with this access. */

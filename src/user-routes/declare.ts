@@ -11,7 +11,7 @@ import type { AccessGate } from '../auth/index.js'
 import type { JsonObject, JsonValue } from '../kernel/json.js'
 import { NESTING_RULE, nestsDeeperThan } from '../kernel/nesting.js'
 import type { RouteDefinition, RouteDoc } from '../kernel/route.js'
-import { type Access, accessCheck } from './access.js'
+import { type Access, accessCheck, guarded } from './access.js'
 import { type AnswerKit, type CompiledResponse, bodyOf, resolveWith, respond } from './answer.js'
 import { DEFAULT_ID_FIELD, RESERVED_IDS, RESERVED_PREFIX } from './constants.js'
 import { userRouteDoc } from './docs.js'
@@ -135,14 +135,14 @@ function userRoute(route: UserRoute, template: { pattern: string; params: readon
   const { resolve: resolver } = route
   if (resolver) {
     return {
-      definition: { ...base, resolve: async (ctx) => resolveWith(resolver, route.id, ctx, await check(ctx), kit) },
+      definition: guarded({ ...base, resolve: async (ctx) => resolveWith(resolver, route.id, ctx, await check(ctx), kit) }, access),
       doc: once(() => userRouteDoc({ source: source.name, params: template.params, access })),
     }
   }
   const scope: PlaceholderScope = { params: template.params, identity: access !== 'none' }
   const compiled = compileResponse(route.response ?? {}, scope, source, problem)
   return {
-    definition: { ...base, resolve: async (ctx) => respond(compiled.response, ctx, await check(ctx), kit) },
+    definition: guarded({ ...base, resolve: async (ctx) => respond(compiled.response, ctx, await check(ctx), kit) }, access),
     doc: once(() => userRouteDoc({ source: source.name, params: template.params, access, answer: compiled.example })),
   }
 }

@@ -101,9 +101,10 @@ function answer(result: RunResult | undefined): Reply {
   }
 }
 
+/** A secured webhook takes any valid credential, through the gate (its rate limit included); no permission is needed. */
 async function authenticate(ctx: RequestContext, gate: AccessGate): Promise<void> {
   try {
-    await gate.authenticate(ctx)
+    await gate.check(ctx)
   } catch (error) {
     if (error instanceof ApiAccessError) throw unauthorized(error.message)
     throw error

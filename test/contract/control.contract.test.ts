@@ -1,12 +1,14 @@
 /**
  * The control plane under /__svc-mock/ (and, through the harness, the same operations the
  * in-process emulator exposes): health, reset, clock, journal, storages, elements. Other web
- * pages cannot use it: a cross-site form post or a `no-cors` fetch cannot change anything (415: a
- * change must be JSON), a page of another origin is refused (403), and nothing it asked for
- * happened.
+ * pages cannot use it: a cross-site form post cannot change anything (415: a change with a body
+ * must be JSON), a page of another origin or site is refused (403) unless it only follows a link
+ * here, and nothing it asked for happened.
  */
+import { request as httpRequest } from 'node:http'
+import { request as httpsRequest } from 'node:https'
 import { expect, it } from 'vitest'
-import { APP_KEY, contract, SEED_ELEMENT, VERSIONS } from '../support/harness.js'
+import { APP_KEY, contract, overSocket, SEED_ELEMENT, VERSIONS } from '../support/harness.js'
 
 type Summary = { storage: string; facet: string; id: string; type: string; versions: Array<{ versionId: string; state: string }> }
 type ErrorAnswer = { error: string; field?: string }
@@ -259,6 +261,29 @@ contract('control plane against other web pages: a change with a body must be JS
     for (const site of ['same-origin', 'none']) {
       const state = await h.fetch('/__svc-mock/state', { headers: { 'sec-fetch-site': site } })
       expect(state.status).toBe(200)
+    }
+  })
+
+  it('a link followed from a page of the same or another site opens the dashboard (a top-level GET navigation), but no change rides on one', async () => {
+    // fetch sets Sec-Fetch-Mode itself; over a socket the browser's headers go out as a browser sends them.
+    const send = async (method: string, path: string, headers: Record<string, string>): Promise<number> => {
+      if (!overSocket(h.kind)) return (await h.fetch(path, { method, headers })).status
+      const url = new URL(path, h.origin)
+      const request = url.protocol === 'https:' ? httpsRequest : httpRequest
+      return await new Promise<number>((resolve, reject) => {
+        const req = request(url, { method, headers, rejectUnauthorized: false }, (res) => {
+          res.resume()
+          resolve(res.statusCode ?? 0)
+        })
+        req.on('error', reject)
+        req.end()
+      })
+    }
+    for (const site of ['same-site', 'cross-site']) {
+      expect(await send('GET', '/__svc-mock/', { 'sec-fetch-site': site, 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' })).toBe(200)
+      expect(await send('GET', '/__svc-mock/state', { 'sec-fetch-site': site, 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'object' })).toBe(403)
+      expect(await send('GET', '/__svc-mock/state', { 'sec-fetch-site': site, 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' })).toBe(403)
+      expect(await send('POST', '/__svc-mock/reset', { 'sec-fetch-site': site, 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' })).toBe(403)
     }
   })
 

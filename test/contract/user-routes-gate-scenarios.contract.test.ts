@@ -2,12 +2,8 @@
  * The gate's scenarios reach the user's routes as they reach every gated route (product.md,
  * section 1: `static-keys-rejected`, `insufficient-permissions`, `rate-limited` and
  * `tokens-expired` "reach every gated route", the user's routes named): a route of the user's
- * goes through the same gate, so each answers as on the platform's own routes.
- *
- * These fail until the scenario files' settings reach every gated route (issue 25's item 4, in
- * another branch): today each file names the routes it touches (`"routes": ["versions",
- * "webhooks", "auth.team", …]`), and a route of the user's is not among them. With those lists
- * lifted, all of them pass.
+ * goes through the same gate and carries its tag (`@gated`), so each answers as on the platform's
+ * own routes; a public one (`auth: "none"`) is not the gate's, and they leave it alone.
  */
 import { expect, it } from 'vitest'
 import type { RoutesDocumentInput } from '../../src/index.js'
@@ -54,6 +50,14 @@ contract(
       expect(await refused.json()).toMatchObject({ title: 'Rate limit exceeded', status: 429, errorCode: 'LIMIT_RATE_EXCEEDED' })
     })
 
+    it('leave a public route of yours alone: it is not the gate\'s', async () => {
+      h.emu.scenarios.use('rate-limited')
+      h.emu.scenarios.use('static-keys-rejected')
+      const ping = await h.fetch('/public/ping', { headers: APP_KEY })
+      expect(ping.status).toBe(200)
+      expect(ping.headers.get('x-ratelimit-limit')).toBeNull()
+    })
+
     it('tokens-expired: an access token is 401 invalid_token; a static key still passes', async () => {
       const accessToken = String((await token(h, { grant_type: 'client_credentials' })).body.access_token)
       h.emu.scenarios.use('tokens-expired')
@@ -63,5 +67,5 @@ contract(
       expect((await h.fetch('/integration/api/pools', { headers: APP_KEY })).status).toBe(200)
     })
   },
-  { clock: 'manual', routes: [DOCUMENT, { resources: [{ name: 'pools', path: '/integration/api/pools' }] }] },
+  { clock: 'manual', routes: [DOCUMENT, { resources: [{ name: 'pools', path: '/integration/api/pools' }] }, { routes: [{ id: 'public.ping', method: 'GET', path: '/public/ping', auth: 'none', response: { body: 'pong' } }] }] },
 )

@@ -6,7 +6,7 @@
  */
 import { closest } from '../closest.js'
 import { ScenarioError } from '../errors.js'
-import { type RouteDefinition, routeMatches } from '../route.js'
+import { type RouteDefinition, routeSelected } from '../route.js'
 import type { ScenarioFile, ScenarioRule } from './schema.js'
 
 interface Selector {
@@ -36,21 +36,22 @@ function selectorsOf(value: string | readonly string[] | undefined, at: string):
 }
 
 function checkSelector(source: string, { pattern, at }: Selector, shapeable: readonly RouteDefinition[], all: readonly RouteDefinition[]): void {
-  if (shapeable.some((r) => routeMatches(pattern, r.id))) return
+  if (shapeable.some((r) => routeSelected(pattern, r))) return
   const near = closest(pattern, candidates(shapeable))
-  const control = all.some((r) => r.control && routeMatches(pattern, r.id)) ? ' a scenario can shape (the control plane\'s never are)' : ''
+  const control = all.some((r) => r.control && routeSelected(pattern, r)) ? ' a scenario can shape (the control plane\'s never are)' : ''
   throw new ScenarioError(
     source,
     at,
-    `"${pattern}" matches no route${control} (${near === undefined ? '' : `did you mean "${near}"? `}a route id such as versions.list, a prefix such as versions.* or auth.*, or *; GET /__svc-mock/routes lists them)`,
+    `"${pattern}" matches no route${control} (${near === undefined ? '' : `did you mean "${near}"? `}a route id such as versions.list, a prefix such as versions.* or auth.*, a tag such as @gated, or *; GET /__svc-mock/routes lists them)`,
   )
 }
 
 /** Route ids and their prefixes (`auth.*`, `auth.oauth.*`): what a selector may be a typo of. */
 function candidates(routes: readonly RouteDefinition[]): Set<string> {
   const out = new Set<string>()
-  for (const { id } of routes) {
+  for (const { id, tags } of routes) {
     out.add(id)
+    for (const tag of tags ?? []) out.add(`@${tag}`)
     const segments = id.split('.')
     for (let n = 1; n < segments.length; n++) out.add(`${segments.slice(0, n).join('.')}.*`)
   }
@@ -61,7 +62,7 @@ function candidates(routes: readonly RouteDefinition[]): Set<string> {
 function checkError(source: string, rule: ScenarioRule, at: string, shapeable: readonly RouteDefinition[]): void {
   if (rule.error === undefined) return
   const selectors = typeof rule.route === 'string' ? [rule.route] : rule.route
-  const targeted = shapeable.filter((r) => selectors.some((s) => routeMatches(s, r.id)))
+  const targeted = shapeable.filter((r) => selectors.some((s) => routeSelected(s, r)))
   if (targeted.some((r) => r.scenarioErrors?.includes(rule.error ?? ''))) return
   const known = [...new Set(targeted.flatMap((r) => r.scenarioErrors ?? []))]
   throw new ScenarioError(source, `${at}.error`, `no route it targets knows the error "${rule.error}"${known.length > 0 ? ` (they know: ${known.join(', ')})` : ''}`)
