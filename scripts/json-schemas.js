@@ -1,7 +1,7 @@
 // Writes docs/scenario.schema.json, docs/fixtures.schema.json, docs/routes.schema.json and
 // docs/openapi.json from the built code (npm run schemas; npm run openapi is the same), and
-// src/scenario-names.ts (the built-in scenarios' names, as a type) from scenarios/*.json. The OpenAPI document describes the standalone
-// server at its default address.
+// src/scenario-names.ts (the built-in scenarios' names, as a type) from scenarios/*.json. The
+// OpenAPI document describes the standalone server at its default address.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createEmulator } from '../dist/index.js'
 import { fixturesJsonSchema, routesJsonSchema, scenarioJsonSchema } from '../dist/json-schemas.js'
