@@ -14,6 +14,7 @@ import type { ForeignOriginError, MisdirectedRequestError, NotJsonError, TeamPor
 import type { KernelError } from './kernel/errors.js'
 import type { VersionsError } from './versions/index.js'
 import type { ExecutionTimeoutError, WebhookError } from './webhooks/index.js'
+import type { RecordBodyError, RecordConflictError, RecordNotFoundError, RouteFileError, UpstreamError } from './user-routes/index.js'
 
 export { createEmulator, type InProcessEmulator } from './adapters/in-process.js'
 export { MswMissingError } from './adapters/msw-compat.js'
@@ -146,6 +147,23 @@ export {
   type WebhooksFixtures,
   type WebhooksSettingsInput,
 } from './webhooks/index.js'
+export {
+  RecordBodyError,
+  RecordConflictError,
+  RecordNotFoundError,
+  RouteFileError,
+  UpstreamError,
+  type ResourceCollection,
+  type ResourceInput,
+  type ResourcesApi,
+  type RouteAuthInput,
+  type RoutesDocumentInput,
+  type RoutesInput,
+  type UserRouteContext,
+  type UserRouteInput,
+  type UserRouteResolver,
+  type UserRoutesApi,
+} from './user-routes/index.js'
 
 /**
  * Every error svc-mock throws at a caller: `switch (error.code)` over this union narrows to the
@@ -170,6 +188,11 @@ export type AnySvcMockError =
   | VersionsError
   | WebhookError
   | ExecutionTimeoutError
+  | RouteFileError
+  | RecordNotFoundError
+  | RecordBodyError
+  | RecordConflictError
+  | UpstreamError
 
 /** The closed union of error codes. */
 export type SvcMockErrorCode = AnySvcMockError['code']

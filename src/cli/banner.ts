@@ -47,6 +47,19 @@ export function exposure(server: RunningServer): string | undefined {
   return `svc-mock listens beyond loopback, and its control plane (${server.url}/__svc-mock/) needs no credential: anyone who can reach this port can reset it, switch scenarios on and mint tokens. Bind to 127.0.0.1 unless you need this.`
 }
 
+/** The banner's lines on the user's own routes and the proxy, when there are any. */
+function yours(server: RunningServer, options: CliOptions): string[] {
+  const routes = server.emulator.userRoutes.list()
+  const resources = server.emulator.resources.list()
+  const lines: string[] = []
+  if (routes.length > 0) {
+    const counted = `${routes.length} route${routes.length === 1 ? '' : 's'}${resources.length === 0 ? '' : `, ${resources.length} resource${resources.length === 1 ? '' : 's'} (${resources.map((r) => r.name).join(', ')})`}`
+    lines.push(`  Your routes             ${counted}: GET ${server.emulator.urls.base}/__svc-mock/routes lists them`)
+  }
+  if (options.proxy !== undefined) lines.push(`  Proxy                   every other path goes to ${options.proxy}${options.record === undefined ? '' : `, recorded into ${options.record}`}`)
+  return lines
+}
+
 /** The start-up banner for `--log pretty`. */
 export function banner(server: RunningServer, options: CliOptions): string {
   const emu = server.emulator
@@ -76,6 +89,7 @@ export function banner(server: RunningServer, options: CliOptions): string {
     `  Dashboard               ${base}/__svc-mock/  (open it in a browser: see the requests, steer scenarios, flows, clock)`,
     `  Control plane           ${base}/__svc-mock/{health, reset, scenarios, clock, journal, elements, webhooks, oauth-clients, teams, state, events}`,
     `  OpenAPI document        ${base}/__svc-mock/openapi.json`,
+    ...yours(server, options),
     ...(server.caFile === undefined
       ? []
       : [

@@ -37,6 +37,14 @@ const OPTIONS_TEXT = `Options (environment variable in brackets; a flag wins ove
   --token-lifetime S    expires_in of access tokens, in seconds     [SVC_MOCK_TOKEN_LIFETIME] default 899
   --token-algorithm A   RS256, ES256, ES384 or EdDSA                [SVC_MOCK_TOKEN_ALGORITHM] default RS256
   --consent MODE        auto (consent at once) or page (HTML consent page) [SVC_MOCK_CONSENT] default auto
+  --routes PATH         your own routes and resources: a route file or a folder of them
+                        (docs/routes.md); repeatable                [SVC_MOCK_ROUTES, paths separated by ":"]
+  --proxy URL           forward every request no route serves to your real team
+                                                                    [SVC_MOCK_PROXY]
+  --record DIR          with --proxy: write each forwarded exchange as a route file in DIR
+                                                                    [SVC_MOCK_RECORD]
+  --proxy-timeout MS    how long the proxy waits for the team's answer to begin
+                                                                    [SVC_MOCK_PROXY_TIMEOUT] default 30000
   --https               serve HTTPS, with a certificate signed by svc-mock's local CA
                         (made once per user; svc-mock ca prints its path) [SVC_MOCK_HTTPS=true]
   --tls-cert FILE       serve HTTPS with your own certificate (PEM)  [SVC_MOCK_TLS_CERT]
@@ -62,7 +70,7 @@ Usage:
 ${OPTIONS_TEXT}
 
 Exit codes: 0 after a clean stop (SIGINT, SIGTERM), 1 when the port is in use or the server fails,
-2 for a bad flag, variable, fixture or scenario file; exec: the command's own code.
+2 for a bad flag, variable, fixture, scenario or route file; exec: the command's own code.
 Dashboard (in a browser) and control plane: http://HOST:PORT/__svc-mock/ once running.
 {docs}`
 

@@ -34,6 +34,10 @@ const OPTIONS = {
   'token-lifetime': { type: 'string' },
   'token-algorithm': { type: 'string' },
   consent: { type: 'string' },
+  routes: { type: 'string', multiple: true },
+  proxy: { type: 'string' },
+  record: { type: 'string' },
+  'proxy-timeout': { type: 'string' },
   https: { type: 'boolean' },
   'tls-cert': { type: 'string' },
   'tls-key': { type: 'string' },
@@ -73,7 +77,20 @@ export function parseProblem(error: unknown): string {
 }
 
 function exampleOf(flag: string): string {
-  const examples: Record<string, string> = { '--tls-cert': 'cert.pem', '--tls-key': 'key.pem', '--teams': '4', '--port': '4010', '--host': '127.0.0.1', '--log': 'json', '--clock': 'manual', '--seed': '7', '--scenario': 'latency:ms=2000' }
+  const examples: Record<string, string> = {
+    '--routes': 'routes/',
+    '--proxy': 'https://acme.eu-1.celonis.cloud',
+    '--record': 'recorded/',
+    '--tls-cert': 'cert.pem',
+    '--tls-key': 'key.pem',
+    '--teams': '4',
+    '--port': '4010',
+    '--host': '127.0.0.1',
+    '--log': 'json',
+    '--clock': 'manual',
+    '--seed': '7',
+    '--scenario': 'latency:ms=2000',
+  }
   return examples[flag] ?? '…'
 }
 
@@ -114,6 +131,10 @@ export type ParsedValues = {
   'token-lifetime'?: string
   'token-algorithm'?: string
   consent?: string
+  routes?: string[]
+  proxy?: string
+  record?: string
+  'proxy-timeout'?: string
   https?: boolean
   'tls-cert'?: string
   'tls-key'?: string
@@ -235,6 +256,21 @@ export function serverOptions(values: ParsedValues, env: CliIo['env'], defaultPo
   const tokenLifetime = integer(pick('--token-lifetime', values['token-lifetime'], 'SVC_MOCK_TOKEN_LIFETIME', env), 1, 10 * 365 * 24 * 3600)
   const tokenAlgorithm = oneOf(pick('--token-algorithm', values['token-algorithm'], 'SVC_MOCK_TOKEN_ALGORITHM', env), ['RS256', 'ES256', 'ES384', 'EdDSA'] as const)
   const consent = oneOf(pick('--consent', values.consent, 'SVC_MOCK_CONSENT', env), ['auto', 'page'] as const)
+  const routes = values.routes ?? env.SVC_MOCK_ROUTES?.split(':').filter((p) => p !== '') ?? []
+  const proxy = pick('--proxy', values.proxy, 'SVC_MOCK_PROXY', env)
+  const record = pick('--record', values.record, 'SVC_MOCK_RECORD', env)
+  const proxyTimeoutMs = integer(pick('--proxy-timeout', values['proxy-timeout'], 'SVC_MOCK_PROXY_TIMEOUT', env), 1, 24 * 3600 * 1000)
+  if (proxy !== undefined) {
+    let url: URL | undefined
+    try {
+      url = new URL(proxy.value)
+    } catch {
+      url = undefined
+    }
+    if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new UsageError(`${proxy.from} must be your team's http or https URL, e.g. https://acme.eu-1.celonis.cloud, got "${proxy.value}"`)
+  }
+  if (record !== undefined && proxy === undefined) throw new UsageError(`${record.from} records what the proxy forwards: give --proxy URL (or SVC_MOCK_PROXY) too`)
+  if (proxyTimeoutMs !== undefined && proxy === undefined) throw new UsageError('--proxy-timeout applies to the proxy: give --proxy URL (or SVC_MOCK_PROXY) too')
   const https = httpsOption(values, env)
   const maxTeamsRaw = pick('--max-teams', values['max-teams'], 'SVC_MOCK_MAX_TEAMS', env)
   const maxTeams = integer(maxTeamsRaw, 0, 1_000_000)
@@ -265,6 +301,10 @@ export function serverOptions(values: ParsedValues, env: CliIo['env'], defaultPo
     ...(tokenLifetime === undefined ? {} : { tokenLifetime }),
     ...(tokenAlgorithm === undefined ? {} : { tokenAlgorithm }),
     ...(consent === undefined ? {} : { consent }),
+    ...(routes.length === 0 ? {} : { routes }),
+    ...(proxy === undefined ? {} : { proxy: proxy.value }),
+    ...(record === undefined ? {} : { record: record.value }),
+    ...(proxyTimeoutMs === undefined ? {} : { proxyTimeoutMs }),
     ...(https === undefined ? {} : { https }),
     ...(teams === undefined ? {} : { teams }),
     ...(maxTeams === undefined ? {} : { maxTeams }),

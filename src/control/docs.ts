@@ -20,6 +20,7 @@ import { ApproveBody, IssueTokenBody } from './auth.js'
 import { AdvanceBody, scenarioOnBody } from './core.js'
 import { TeamBody } from './teams.js'
 import { ElementInputSchema, StorageSchema, VersionInputSchema } from '../versions/index.js'
+import { RoutesDocumentSchema } from '../user-routes/index.js'
 import { DataStructureSchema, FlowConfigSchema, FlowPatchSchema, WebhookInputSchema, WebhookOptionsSchema } from '../webhooks/index.js'
 
 const ClientInfoSchema = ClientInfoFields.meta({ id: 'OAuthClient' })
@@ -127,6 +128,7 @@ const Execution = z.object({
 }).meta({ id: 'Execution' })
 
 const AnyObject = z.record(z.string(), JsonValue)
+const RouteInfo = z.object({ id: z.string(), method: z.string(), path: z.string(), origin: z.string(), summary: z.string() })
 
 const Team = z.object({
   name: z.string(),
@@ -145,9 +147,7 @@ const body = (schema: z.ZodType): Pick<RouteDoc, 'body' | 'bodyRequired'> => ({ 
 export function controlDocs(targetNames: readonly string[]): Readonly<Record<string, RouteDoc>> {
   return {
     'control.health': { responses: { '200': json('Up.', z.object({ status: z.literal('ok'), version: z.string() })), ...READ_REFUSALS } },
-    'control.routes': {
-      responses: { '200': json('Every route.', z.array(z.object({ id: z.string(), method: z.string(), path: z.string(), origin: z.string(), summary: z.string() }))), ...READ_REFUSALS },
-    },
+    'control.routes': { responses: { '200': json('Every route.', z.array(RouteInfo)), ...READ_REFUSALS } },
     'control.openapi': { responses: { '200': json('The OpenAPI 3.1 document.', AnyObject), ...READ_REFUSALS } },
     'control.ca': {
       description:
@@ -259,6 +259,20 @@ export function controlDocs(targetNames: readonly string[]): Readonly<Record<str
       params: { id: 'The webhook id.' },
       responses: { '200': json('The flow\'s runs, in order.', z.array(Execution)), '404': refused('No such webhook.'), ...READ_REFUSALS },
     },
+    'control.routes.add': {
+      description: 'Your routes and resources, as a route file holds them (docs/routes.md), served at once and until the next reset. A refused document adds nothing: the 400 names the route, the field and the rule.',
+      ...body(RoutesDocumentSchema.meta({ id: 'RoutesDocument' })),
+      responses: { '201': json('The routes it added.', z.array(RouteInfo)), ...CHANGE_REFUSALS },
+    },
+    'control.resources.list': { responses: { '200': json('Your resources.', z.array(z.object({ name: z.string(), path: z.string(), idField: z.string(), count: z.number().int() }))), ...READ_REFUSALS } },
+    'control.resources.records': { params: { name: 'A resource.' }, responses: { '200': json('Its records, in the order they were added.', z.array(AnyObject)), '404': refused('No such resource.'), ...READ_REFUSALS } },
+    'control.resources.get': { params: { name: 'A resource.', id: 'A record\'s id.' }, responses: { '200': json('The record.', AnyObject), '404': refused('No such resource or record.'), ...READ_REFUSALS } },
+    'control.resources.put': {
+      params: { name: 'A resource.' },
+      ...body(AnyObject),
+      responses: { '200': json('Replaced the record with its id.', AnyObject), '201': json('Added (the id is made when absent).', AnyObject), '404': refused('No such resource.'), ...CHANGE_REFUSALS },
+    },
+    'control.resources.delete': { params: { name: 'A resource.', id: 'A record\'s id.' }, responses: { '204': noContent, '404': refused('No such resource or record.'), ...READ_REFUSALS } },
     'control.teams.list': {
       responses: { '200': json('Every team of the server, the main one first.', z.array(Team.extend({ current: z.boolean().meta({ description: 'The team whose control plane answered.' }) }))), '501': TEAMS_OFF, ...READ_REFUSALS },
     },

@@ -15,6 +15,7 @@ import { eventRoutes } from './events.js'
 import { allowedHosts, guard } from './guard.js'
 import { type TeamHost, teamsRoutes } from './teams.js'
 import { versionsRoutes } from './versions.js'
+import { userRoutesRoutes } from './user-routes.js'
 import { webhooksRoutes } from './webhooks.js'
 
 export { CONTROL_PREFIX } from './route.js'
@@ -33,7 +34,7 @@ export interface ControlDeps {
 export function defineControlDomain(deps: ControlDeps): Domain {
   const emu = deps.emulator
   const hosts = allowedHosts(emu.urls)
-  const routes = [...coreRoutes(emu, deps.targetNames), ...versionsRoutes(emu), ...authRoutes(emu), ...webhooksRoutes(emu), ...teamsRoutes(emu, deps.teams), ...eventRoutes(emu), ...caRoutes(), ...dashboardRoutes()]
+  const routes = [...coreRoutes(emu, deps.targetNames), ...versionsRoutes(emu), ...authRoutes(emu), ...webhooksRoutes(emu), ...userRoutesRoutes(emu), ...teamsRoutes(emu, deps.teams), ...eventRoutes(emu), ...caRoutes(), ...dashboardRoutes()]
   return {
     routes: routes.map((route) => ({
       ...route,

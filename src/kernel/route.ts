@@ -11,10 +11,14 @@ import type { RequestBody } from './request.js'
 import type { CompiledPattern } from './router.js'
 import type { SettingsTree } from './settings.js'
 
+/** How a request came in: `in-process` (msw, `emu.handle()`) or `server` (a socket). */
+export type Transport = 'in-process' | 'server'
+
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
 
 export interface RequestContext {
   readonly method: string
+  readonly transport: Transport
   readonly url: URL
   readonly headers: Headers
   /** The body, or null when the request has none; reads are bounded by the route's `bodyLimit`. */

@@ -49,9 +49,12 @@ export class Pipeline {
   readonly #services: PipelineServices
   readonly #targetNames: ReadonlySet<string>
   readonly #unmatched: Unmatched
+  readonly #fallback: RouteDefinition | undefined
 
-  constructor(services: PipelineServices, routes: readonly RouteDefinition[]) {
+  /** `fallback` answers the requests for paths no route serves, in place of the 404. */
+  constructor(services: PipelineServices, routes: readonly RouteDefinition[], fallback?: RouteDefinition) {
     this.#services = services
+    this.#fallback = fallback
     this.#targetNames = new Set(services.targets.map((t) => t.name))
     const seen = new Set<string>()
     this.routes = routes.map((definition) => {
@@ -65,6 +68,11 @@ export class Pipeline {
     this.#unmatched = new Unmatched(this.routes, services.origins, this.#table.methods, services.routeList)
   }
 
+  /** The id of every route a journal entry can name (the fallback's included). */
+  routeIds(): string[] {
+    return [...this.routes.map((r) => r.definition.id), ...(this.#fallback ? [this.#fallback.id] : [])]
+  }
+
   /** The origins the routes live on. */
   origins(): string[] {
     return [...new Set(Object.values(this.#services.origins))]
@@ -75,6 +83,9 @@ export class Pipeline {
     const match = this.#table.match(request.method, request.url.pathname)
     if (match.kind === 'match' && this.#services.origins[match.route.definition.origin] === request.url.origin) {
       return await this.#dispatch(match.route.definition, match.params, request, transport)
+    }
+    if (this.#fallback && match.kind === 'not-found' && !this.#unmatched.own(request.url.pathname)) {
+      return await this.#dispatch(this.#fallback, {}, request, transport)
     }
     const answer = this.#unmatched.answer(request, match)
     const nearMiss = this.#unmatched.nearMiss(request, match)
@@ -106,7 +117,7 @@ export class Pipeline {
       decision = scenarios.decide(definition, request.method, targets, perRequest)
     }
 
-    const ctx = new DispatchContext(request, definition.id, params, receivedAt, decision, clock)
+    const ctx = new DispatchContext(request, transport, definition.id, params, receivedAt, decision, clock)
 
     const declared = request.body?.length
     const run = async (tracked?: Task): Promise<Reply> => {

@@ -22,12 +22,17 @@ import {
   PayloadTooLargeError,
   PortInUseError,
   RateLimitError,
+  RecordBodyError,
+  RecordConflictError,
+  RecordNotFoundError,
+  RouteFileError,
   ScenarioError,
   SvcMockError,
   TeamPortError,
   TeamsUnavailableError,
   TooManyTeamsError,
   UnknownScenarioError,
+  UpstreamError,
   VersionsError,
   WebhookError,
 } from '../../src/index.js'
@@ -79,6 +84,14 @@ function describeError(error: AnySvcMockError): string {
       return `webhook ${error.problem}`
     case 'ERR_EXECUTION_TIMEOUT':
       return `webhook ${error.webhook}`
+    case 'ERR_ROUTES':
+      return `${error.file} ${error.item} ${error.field}`
+    case 'ERR_RECORD_NOT_FOUND':
+    case 'ERR_RECORD_BODY':
+    case 'ERR_RECORD_CONFLICT':
+      return `record ${error.status}`
+    case 'ERR_UPSTREAM':
+      return `upstream ${error.status} ${error.upstream}`
   }
 }
 
@@ -107,11 +120,22 @@ describe('error classes', () => {
     [new VersionsError(404, 'gone'), 'ERR_VERSIONS', 'versions Error'],
     [new WebhookError('queue-full', 400, 'Queue is full.'), 'ERR_WEBHOOK', 'webhook queue-full'],
     [new ExecutionTimeoutError('orders', 1000), 'ERR_EXECUTION_TIMEOUT', 'webhook orders'],
+    [new RouteFileError('r.json', 'routes[0] (id "x")', 'path', 'bad'), 'ERR_ROUTES', 'r.json routes[0] (id "x") path'],
+    [new RecordNotFoundError('none'), 'ERR_RECORD_NOT_FOUND', 'record 404'],
+    [new RecordBodyError('not an object'), 'ERR_RECORD_BODY', 'record 400'],
+    [new RecordConflictError('twice'), 'ERR_RECORD_CONFLICT', 'record 409'],
+    [new UpstreamError(502, 'https://team.example', 'down'), 'ERR_UPSTREAM', 'upstream 502 https://team.example'],
   ] as const)('%o has its own code', (error, code, described) => {
     expect(error).toBeInstanceOf(SvcMockError)
     expect(error.code).toBe(code)
     expect(error.name).toBe(error.constructor.name)
     expect(describeError(error)).toBe(described)
+  })
+
+  it('a missing record renders the platform\'s error body', async () => {
+    const response = new RecordNotFoundError('No pools record with id "x".').toResponse()
+    expect(response.status).toBe(404)
+    expect(await response.json()).toEqual({ title: 'Not Found', status: 404, detail: 'No pools record with id "x".', errorCode: 'NOT_FOUND' })
   })
 
   it('an HTTP error renders its own answer', async () => {
