@@ -17,14 +17,14 @@ export const CA_KEY_FILE = 'ca-key.pem'
 export type Environment = Readonly<Record<string, string | undefined>>
 
 /** The folder of the local CA for this environment and platform. */
-export function caFolder(env: Environment = process.env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
+export function caFolder(env: Environment = process.env, platform: string = process.platform, home: string = homedir()): string {
   const chosen = env[CA_DIR_VARIABLE]
   if (chosen !== undefined && chosen !== '') return resolve(chosen)
   return join(dataFolder(env, platform, home), 'svc-mock', 'ca')
 }
 
 /** The user's data folder, as each platform names it. */
-function dataFolder(env: Environment, platform: NodeJS.Platform, home: string): string {
+function dataFolder(env: Environment, platform: string, home: string): string {
   if (platform === 'win32') return env.LOCALAPPDATA ?? env.APPDATA ?? join(home, 'AppData', 'Local')
   if (platform === 'darwin') return join(home, 'Library', 'Application Support')
   // The XDG base directory specification ignores a relative XDG_DATA_HOME.

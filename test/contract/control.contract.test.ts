@@ -8,7 +8,9 @@
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { expect, it } from 'vitest'
-import { APP_KEY, contract, overSocket, SEED_ELEMENT, VERSIONS } from '../support/harness.js'
+import { getResponse } from 'msw'
+import type { InProcessEmulator } from '../../src/index.js'
+import { APP_KEY, contract, SEED_ELEMENT, VERSIONS } from '../support/harness.js'
 
 type Summary = { storage: string; facet: string; id: string; type: string; versions: Array<{ versionId: string; state: string }> }
 type ErrorAnswer = { error: string; field?: string }
@@ -265,9 +267,12 @@ contract('control plane against other web pages: a change with a body must be JS
   })
 
   it('a link followed from a page of the same or another site opens the dashboard (a top-level GET navigation), but no change rides on one', async () => {
-    // fetch sets Sec-Fetch-Mode itself; over a socket the browser's headers go out as a browser sends them.
+    // Node's fetch sets Sec-Fetch-Mode itself (Node.js 22 and later put 'cors' on the wire, which msw 3
+    // intercepts): in-process, msw's handlers are given the request a browser's service worker would hand
+    // them (msw's getResponse); over a socket, node:http sends the headers as a browser does.
     const send = async (method: string, path: string, headers: Record<string, string>): Promise<number> => {
-      if (!overSocket(h.kind)) return (await h.fetch(path, { method, headers })).status
+      if (h.kind === 'handle') return (await h.fetch(path, { method, headers })).status
+      if (h.kind === 'in-process') return (await getResponse([...(h.emu as InProcessEmulator).handlers] as Parameters<typeof getResponse>[0], new Request(new URL(path, h.origin), { method, headers })))?.status ?? 0
       const url = new URL(path, h.origin)
       const request = url.protocol === 'https:' ? httpsRequest : httpRequest
       return await new Promise<number>((resolve, reject) => {
