@@ -1,5 +1,5 @@
-// Sums what .ci/run ran: every vitest JSON report in the results folder, and the checks that are
-// not vitest runs (checks.txt: "pass NAME" / "fail NAME"). Prints the failures, then ONE plain
+// Sums what .ci/run ran: every vitest JSON report in the results folder, every JUnit XML report
+// (pytest's), and the checks that are not test runs (checks.txt: "pass NAME" / "fail NAME"). Prints the failures, then ONE plain
 // last line, `N passed, N failed`; exits 1 when anything failed or nothing ran.
 import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -16,6 +16,22 @@ for (const name of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
   for (const file of report.testResults ?? []) {
     for (const test of file.assertionResults ?? []) if (test.status === 'failed') failures.push(`${name}: ${test.fullName}`)
   }
+}
+for (const name of readdirSync(dir).filter((f) => f.endsWith('.xml')).sort()) {
+  const xml = readFileSync(join(dir, name), 'utf8')
+  let ran = 0
+  let bad = 0
+  for (const [, attributes = ''] of xml.matchAll(/<testsuite\b([^>]*)>/g)) {
+    const count = (key) => Number(new RegExp(`\\b${key}="(\\d+)"`).exec(attributes)?.[1] ?? 0)
+    ran += count('tests') - count('skipped')
+    bad += count('failures') + count('errors')
+  }
+  for (const [, attributes = '', body = ''] of xml.matchAll(/<testcase\b([^>]*[^/])>([\s\S]*?)<\/testcase>/g)) {
+    if (/<(?:failure|error)\b/.test(body)) failures.push(`${name}: ${/\bname="([^"]*)"/.exec(attributes)?.[1] ?? '?'}`)
+  }
+  passed += ran - bad
+  failed += bad
+  console.log(`${name.replace(/\.xml$/, '')}: ${ran - bad} passed, ${bad} failed`)
 }
 for (const line of readFileSync(join(dir, 'checks.txt'), 'utf8').split('\n').filter(Boolean)) {
   const [verdict, ...rest] = line.split(' ')

@@ -8,6 +8,7 @@
  * @typedef {import('../src/index.js').ScenarioActivation} ScenarioActivation
  * @typedef {import('../src/index.js').FlowPatch} FlowPatch
  * @typedef {import('../src/index.js').RouteInfo} RouteInfo
+ * @typedef {import('../src/index.js').TeamInfo & { current: boolean }} TeamListing
  */
 
 /** A control-plane call that did not succeed; the message is the emulator's own. */
@@ -31,9 +32,8 @@ export class ControlPlaneError extends Error {
  */
 async function call(method, path, body) {
   /** @type {RequestInit} */
-  // Every change is JSON, even without a body: the control plane refuses anything else (415), so
-  // that a form or a no-cors request from another site cannot drive it.
-  const init = method === 'GET' ? { method } : { method, headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }
+  // A body is sent as JSON: the control plane refuses any other (415); a change without one needs no Content-Type.
+  const init = body === undefined ? { method } : { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }
   let response
   try {
     response = await fetch(new URL(path, document.baseURI), init)
@@ -89,6 +89,8 @@ export const api = {
     }
     return { clientId, clientSecret: answer.clientSecret }
   },
+  /** @returns {Promise<TeamListing[]>} the server's teams (a 501 in-process, where there are none) */
+  teams: async () => /** @type {TeamListing[]} */ (await call('GET', 'teams')),
   /** @returns {Promise<RouteInfo[]>} */
   routes: async () => /** @type {RouteInfo[]} */ (await call('GET', 'routes')),
   clearJournal: () => call('DELETE', 'journal'),

@@ -10,6 +10,7 @@ import { formatDateTime, formatNumber, setText } from './dom.js'
 import { JournalView, MAX_ROWS } from './journal.js'
 import { oauthPanel } from './oauth.js'
 import { scenariosPanel } from './scenarios.js'
+import { teamsBar } from './teams.js'
 import { webhooksPanel } from './webhooks.js'
 
 /**
@@ -273,6 +274,13 @@ const renderScenarios = scenariosPanel(
   },
   actions,
 )
+const refreshTeams = teamsBar({
+  bar: byId('teams', HTMLElement),
+  name: byId('team-name', HTMLElement),
+  others: byId('team-others', HTMLDetailsElement),
+  summary: byId('team-others-summary', HTMLElement),
+  list: byId('team-list', HTMLUListElement),
+})
 const renderWebhooks = webhooksPanel(byId('webhook-list', HTMLUListElement), actions)
 const renderOAuth = oauthPanel(
   {
@@ -341,6 +349,7 @@ const events = new EventSource(`events?journal=${MAX_ROWS}`)
 let backlog = true
 events.addEventListener('open', () => {
   backlog = true
+  refreshTeams()
   setConnection('live', 'Live: updates as they happen.')
 })
 events.addEventListener('error', () => {

@@ -30,7 +30,8 @@ await build({
   chunkNames: 'chunk-[hash]',
   platform: 'node',
   target: 'node20.19',
-  external: ['msw', 'msw/*', 'vitest', 'vitest/*'],
+  // The certificate library loads from node_modules, and only when HTTPS or the local CA is asked for.
+  external: ['msw', 'msw/*', 'vitest', 'vitest/*', '@peculiar/x509', 'reflect-metadata'],
   sourcemap: true,
   sourcesContent: true,
   legalComments: 'linked',

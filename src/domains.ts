@@ -7,10 +7,11 @@ import { authDomain } from './auth/index.js'
 import type { Domain, DomainContext, DomainModule } from './kernel/domain.js'
 import type { FixtureSection } from './kernel/fixtures.js'
 import type { SettingsSection } from './kernel/settings.js'
+import { userRoutesDomain } from './user-routes/index.js'
 import { versionsDomain } from './versions/index.js'
 import { webhooksDomain } from './webhooks/index.js'
 
-export const DOMAINS = [authDomain, versionsDomain, webhooksDomain] as const
+export const DOMAINS = [authDomain, versionsDomain, webhooksDomain, userRoutesDomain] as const
 
 /** Every section a fixture document may have. */
 export const FIXTURE_SECTIONS: readonly FixtureSection<unknown>[] = DOMAINS.flatMap((d) => d.schemas.fixtures)

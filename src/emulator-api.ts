@@ -4,7 +4,7 @@
  * merged with each domain's `api`. `emulator.ts` builds it.
  */
 import type { DomainApis, DomainFixtures, DomainOptions, DomainSettings, DomainState, DomainTargets } from './domains.js'
-import type { ClockApi, JournalApi, ScenarioSwitch, ScenariosApi } from './kernel/api.js'
+import type { ClockApi, JournalApi, ScenarioSpec, ScenarioSwitch, ScenariosApi } from './kernel/api.js'
 import type { ClockMode, ClockOptions } from './kernel/clock.js'
 import type { CredentialInfo } from './kernel/domain.js'
 import type { EmulatorEvent as KernelEvent } from './kernel/events.js'
@@ -12,8 +12,15 @@ import type { JsonObject } from './kernel/json.js'
 import type { KernelApi, KernelState, KernelTransport, RouteInfo } from './kernel/kernel.js'
 import type { LogFormat, Logger } from './kernel/logger.js'
 import type { ScenarioDefinitionInput } from './kernel/scenarios/schema.js'
+import type { BuiltInScenarioName } from './scenario-names.js'
 
-export type { ClockApi, JournalApi, CredentialInfo, RouteInfo }
+export type { BuiltInScenarioName, ClockApi, JournalApi, CredentialInfo, RouteInfo, ScenarioSpec }
+
+/**
+ * A scenario name the emulator knows: a built-in one, or one of yours (`Custom`, inferred from
+ * `scenarioDefinitions` or given as `createEmulator<'my-scenario'>(…)` for `scenarioDirs`).
+ */
+export type ScenarioName<Custom extends string = never> = BuiltInScenarioName | Custom
 
 /** What a scenario can be aimed at, by the names the domains declare. */
 export type ScenarioTargets = DomainTargets
@@ -21,7 +28,7 @@ export type ScenarioTargets = DomainTargets
 /** How a scenario is switched on: `times`, `params`, and what it is aimed at (a route, a webhook, a client). */
 export type ScenarioActivation = ScenarioSwitch & ScenarioTargets
 
-export type EmulatorScenariosApi = ScenariosApi<ScenarioTargets>
+export type EmulatorScenariosApi<Custom extends string = never> = ScenariosApi<ScenarioTargets, ScenarioName<Custom>>
 
 /** A fixture document, as a JSON file holds it or `fixtures` takes it inline: each section typed (docs/fixtures.schema.json). */
 export type InlineFixtures = DomainFixtures & { $schema?: string; $comment?: string }
@@ -32,7 +39,12 @@ export type FixtureInput = string | InlineFixtures
 /** Raw settings by section, each field optional: what a scenario's `settings` may change. */
 export type SettingsInput = DomainSettings
 
-export interface EmulatorOptions extends DomainOptions {
+/**
+ * `Custom`: the names of your own scenarios. `createEmulator()` infers them from
+ * `scenarioDefinitions`; for `scenarioDirs` give them (`createEmulator<'orders-maintenance'>(…)`).
+ * The type written without it takes any name.
+ */
+export interface EmulatorOptions<Custom extends string = string> extends DomainOptions {
   /** One origin for everything (default `https://acme.svc-mock.test`). */
   origin?: string
   /** `{auth_url}`: token, authorize and discovery endpoints. Default: `origin`. */
@@ -47,13 +59,20 @@ export interface EmulatorOptions extends DomainOptions {
   defaultFixtures?: boolean
   /** Seed for generated data and ids: the same seed gives the same data (default 1). */
   seed?: number
+  /**
+   * The emulator's name, where several serve one process (a team's name, docs/teams.md). The ids
+   * it makes up at run time (API keys, client ids and secrets, codes, tokens) come from the seed
+   * and this name, so two emulators of one seed never make the same credential; its data (the
+   * fixtures, the generated elements) stays the seed's. Default: none.
+   */
+  name?: string
   clock?: ClockMode | ClockOptions
   /** Scenarios on for the whole run, by name or text form (`latency:ms=2000`) or with options. */
-  scenarios?: Array<string | ({ name: string } & ScenarioActivation)>
+  scenarios?: Array<ScenarioSpec<ScenarioName<NoInfer<Custom>>> | ({ name: ScenarioName<NoInfer<Custom>> } & ScenarioActivation)>
   /** Folders of your own scenario files. */
   scenarioDirs?: string[]
   /** Scenario definitions given as objects (the content of a scenario file). */
-  scenarioDefinitions?: ScenarioDefinitionInput[]
+  scenarioDefinitions?: Array<ScenarioDefinitionInput & { name: Custom }>
   log?: LogFormat | Logger
   /** How many requests the journal keeps (newest kept). Default 1000. */
   journalSize?: number
@@ -80,17 +99,21 @@ export interface EmulatorState extends KernelState, DomainState {}
 export type EmulatorEvent = KernelEvent<EmulatorState>
 export type EmulatorEventListener = (event: EmulatorEvent) => void
 
-/** The kernel's part of the emulator object. */
-export interface EmulatorKernelApi extends KernelApi<EmulatorState, ScenarioTargets, EmulatorUrls> {
+/** The kernel's part of the emulator object; `Custom`: the names of your own scenarios. */
+export interface EmulatorKernelApi<Custom extends string = never> extends Omit<KernelApi<EmulatorState, ScenarioTargets, EmulatorUrls>, 'scenarios'> {
+  readonly scenarios: EmulatorScenariosApi<Custom>
   /** The OpenAPI 3.1 document of every route, generated from the route registry (`GET /__svc-mock/openapi.json`). */
   openapi(): Promise<JsonObject>
 }
 
-/** The emulator object before a transport is added: what the adapters build on. */
-export type EmulatorCore = EmulatorKernelApi & DomainApis & KernelTransport
+/** The emulator object before a transport is added: what the adapters build on (any scenario name). */
+export type EmulatorCore = EmulatorKernelApi<string> & DomainApis & KernelTransport
 
-/** The emulator: the kernel's part and each domain's (`emu.webhooks`, `emu.oauth`, `emu.elements`, …). */
-export type Emulator = EmulatorKernelApi &
+/**
+ * The emulator: the kernel's part and each domain's (`emu.webhooks`, `emu.oauth`, `emu.elements`,
+ * …). `Custom`: the names of your own scenarios, beside the built-in ones.
+ */
+export type Emulator<Custom extends string = never> = EmulatorKernelApi<Custom> &
   DomainApis & {
     /**
      * Answers a request with no transport at all, as fetch would: a network-error fault rejects

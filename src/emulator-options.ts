@@ -1,6 +1,7 @@
 /**
- * The run options the kernel reads, checked and resolved: the emulator's addresses, the seed, the
- * clock, the logger and the journal's size. A bad value is a ConfigError naming the option.
+ * The run options the kernel reads, checked and resolved: the emulator's addresses, the seed (and,
+ * for a named emulator, the seed of its run-time ids), the clock, the logger and the journal's
+ * size. A bad value is a ConfigError naming the option.
  */
 import type { EmulatorOptions, EmulatorUrls } from './emulator-api.js'
 import { Clock, type ClockOptions } from './kernel/clock.js'
@@ -13,6 +14,8 @@ export const DEFAULT_ORIGIN = 'https://acme.svc-mock.test'
 export interface ResolvedOptions {
   readonly urls: EmulatorUrls
   readonly seed: number
+  /** The seed of the ids it makes up at run time: `seed`, mixed with the emulator's name when it has one. */
+  readonly idSeed: number
   readonly clock: Clock
   readonly logger: Logger
   readonly journalSize: number
@@ -27,12 +30,14 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
   }
   const seed = options.seed ?? 1
   if (!Number.isSafeInteger(seed) || seed < 0) throw new ConfigError('seed', `must be a whole number >= 0, got ${String(options.seed)}`)
+  if (options.name !== undefined && options.name === '') throw new ConfigError('name', 'must not be empty')
   const clockOptions: ClockOptions = typeof options.clock === 'string' ? { mode: options.clock } : (options.clock ?? {})
   const journalSize = options.journalSize ?? DEFAULT_JOURNAL_CAPACITY
   if (!Number.isInteger(journalSize) || journalSize < 1) throw new ConfigError('journalSize', `must be a whole number >= 1, got ${String(journalSize)}`)
   return {
     urls,
     seed,
+    idSeed: options.name === undefined ? seed : (seed ^ nameHash(options.name)) >>> 0,
     clock: new Clock(clockOptions),
     logger: typeof options.log === 'object' ? options.log : createLogger(options.log ?? 'silent'),
     journalSize,
@@ -48,4 +53,11 @@ function normalizeOrigin(value: string, option: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(option, `must use http or https, got "${value}"`)
   return url.origin
+}
+
+/** FNV-1a over the name's UTF-16 code units: a stable 32-bit number per name. */
+function nameHash(name: string): number {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < name.length; i++) hash = Math.imul(hash ^ name.charCodeAt(i), 0x01000193)
+  return hash >>> 0
 }

@@ -9,15 +9,18 @@
 import type { AuthorizePageError, AuthorizeRedirectError, ApiAccessError, OAuthError, RateLimitError } from './auth/index.js'
 import type { MswMissingError } from './adapters/msw-compat.js'
 import type { PortInUseError } from './adapters/server.js'
-import type { ForeignOriginError, MisdirectedRequestError, NotJsonError } from './control/index.js'
+import type { LocalCaError } from './tls/index.js'
+import type { ForeignOriginError, MisdirectedRequestError, NotJsonError, TeamPortError, TeamsUnavailableError, TooManyTeamsError } from './control/index.js'
 import type { KernelError } from './kernel/errors.js'
 import type { VersionsError } from './versions/index.js'
 import type { ExecutionTimeoutError, WebhookError } from './webhooks/index.js'
+import type { RecordBodyError, RecordConflictError, RecordNotFoundError, RouteFileError, UpstreamError } from './user-routes/index.js'
 
 export { createEmulator, type InProcessEmulator } from './adapters/in-process.js'
 export { MswMissingError } from './adapters/msw-compat.js'
 
 export type {
+  BuiltInScenarioName,
   ClockApi,
   CredentialInfo,
   Emulator,
@@ -32,6 +35,8 @@ export type {
   JournalApi,
   RouteInfo,
   ScenarioActivation,
+  ScenarioName,
+  ScenarioSpec,
   ScenarioTargets,
   SettingsInput,
 } from './emulator-api.js'
@@ -59,7 +64,8 @@ export {
   UnknownScenarioError,
 } from './kernel/errors.js'
 export { PortInUseError } from './adapters/server.js'
-export { ForeignOriginError, MisdirectedRequestError, NotJsonError } from './control/index.js'
+export { LocalCaError } from './tls/index.js'
+export { ForeignOriginError, MisdirectedRequestError, NotJsonError, TeamPortError, TeamsUnavailableError, TooManyTeamsError, type TeamInfo } from './control/index.js'
 export {
   ApiAccessError,
   AuthorizePageError,
@@ -141,6 +147,23 @@ export {
   type WebhooksFixtures,
   type WebhooksSettingsInput,
 } from './webhooks/index.js'
+export {
+  RecordBodyError,
+  RecordConflictError,
+  RecordNotFoundError,
+  RouteFileError,
+  UpstreamError,
+  type ResourceCollection,
+  type ResourceInput,
+  type ResourcesApi,
+  type RouteAuthInput,
+  type RoutesDocumentInput,
+  type RoutesInput,
+  type UserRouteContext,
+  type UserRouteInput,
+  type UserRouteResolver,
+  type UserRoutesApi,
+} from './user-routes/index.js'
 
 /**
  * Every error svc-mock throws at a caller: `switch (error.code)` over this union narrows to the
@@ -149,10 +172,14 @@ export {
 export type AnySvcMockError =
   | KernelError
   | PortInUseError
+  | LocalCaError
   | MswMissingError
   | ForeignOriginError
   | NotJsonError
   | MisdirectedRequestError
+  | TeamsUnavailableError
+  | TooManyTeamsError
+  | TeamPortError
   | ApiAccessError
   | RateLimitError
   | OAuthError
@@ -161,6 +188,11 @@ export type AnySvcMockError =
   | VersionsError
   | WebhookError
   | ExecutionTimeoutError
+  | RouteFileError
+  | RecordNotFoundError
+  | RecordBodyError
+  | RecordConflictError
+  | UpstreamError
 
 /** The closed union of error codes. */
 export type SvcMockErrorCode = AnySvcMockError['code']

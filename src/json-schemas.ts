@@ -1,8 +1,8 @@
 /**
- * JSON Schemas of the two file formats users write, generated from the same zod schemas that
- * validate them, so editors can complete and check scenario and fixture files. Published as
- * docs/scenario.schema.json and docs/fixtures.schema.json (`npm run schemas` writes them; a test
- * keeps them in step with the code). Definitions of recursive shapes (a data structure's fields)
+ * JSON Schemas of the file formats users write, generated from the same zod schemas that validate
+ * them, so editors can complete and check scenario, fixture and route files. Published as
+ * docs/scenario.schema.json, docs/fixtures.schema.json and docs/routes.schema.json
+ * (`npm run schemas` writes them; a test keeps them in step with the code). Definitions of recursive shapes (a data structure's fields)
  * live in the root's `$defs`, where their `$ref`s resolve.
  */
 import type { z } from 'zod'
@@ -11,6 +11,7 @@ import { convertSchema } from './kernel/docs.js'
 import type { JsonObject, JsonValue } from './kernel/json.js'
 import { ScenarioFileSchema } from './kernel/scenarios/schema.js'
 import { settingsSchemaOf } from './kernel/settings.js'
+import { RoutesDocumentSchema } from './user-routes/index.js'
 
 type JsonSchema = JsonObject
 
@@ -66,4 +67,10 @@ export function fixturesJsonSchema(): JsonSchema {
     additionalProperties: false,
     ...defs.section(),
   }
+}
+
+export function routesJsonSchema(): JsonSchema {
+  const defs = new Definitions()
+  const schema = defs.convert(RoutesDocumentSchema)
+  return { $schema: 'https://json-schema.org/draft/2020-12/schema', ...schema, $id: 'https://svc-mock.dev/routes.schema.json', title: 'svc-mock route file', ...defs.section() }
 }

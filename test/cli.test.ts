@@ -158,6 +158,8 @@ describe('bad flags exit 2 naming what is wrong', () => {
     [['--scenario', 'webhook-queue-full:webhook=order'], /no webhook "order" exists \(did you mean "orders"\?/],
     [['--scenario', 'token-slow:client=ci-clinet'], /no client "ci-clinet" exists \(did you mean "ci-client"\?/],
     [['serve'], /unknown command "serve"/],
+    [['--teams', 'two'], /--teams must be a whole number from 0 to 1000, got "two"/],
+    [['--teams', '3', '--max-teams', '2'], /--teams must be a whole number from 0 to 2, got "3"/],
   ])('%j', async (args, message) => {
     const { code, stderr } = await run([...args, '--port', '0'])
     expect(code).toBe(2)
@@ -208,6 +210,24 @@ describe('bad flags exit 2 naming what is wrong', () => {
     const { code, stderr } = await run(['--scenarios', dir, '--port', '0'])
     expect(code).toBe(2)
     expect(stderr).toContain(`Invalid scenario ${join(dir, 'slow-token.json')} at rules[0].delay:`)
+  })
+})
+
+describe('svc-mock refusing a scenario file with a typo', () => {
+  it('a rule aimed at a route that does not exist: exit 2, naming the file, the field and the closest route', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-mock-cli-'))
+    writeFileSync(join(dir, 'slow-versions.json'), JSON.stringify({ name: 'slow-versions', description: 'Versions come late.', rules: [{ route: 'version.*', delay: 500 }] }))
+    const { code, stderr } = await run(['--scenarios', dir, '--port', '0'])
+    expect(code).toBe(2)
+    expect(stderr).toContain(`Invalid scenario ${join(dir, 'slow-versions.json')} at rules[0].route: "version.*" matches no route (did you mean "versions.*"?`)
+  })
+
+  it('a field of the wrong type: exit 2, saying the type expected', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-mock-cli-'))
+    writeFileSync(join(dir, 'slow-token.json'), JSON.stringify({ name: 'slow-token', description: 'Tokens come late.', rules: [{ route: 'auth.token', delay: 'long' }] }))
+    const { code, stderr } = await run(['--scenarios', dir, '--port', '0'])
+    expect(code).toBe(2)
+    expect(stderr).toContain('at rules[0].delay: expected a number or {"$param": "<parameter name>"}, received string')
   })
 })
 
@@ -413,6 +433,16 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Whether the process is gone within `ms` (polled; a process still there then is reported, not waited on). */
+async function goneWithin(pid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms
+  while (alive(pid)) {
+    if (Date.now() > deadline) return false
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  return true
+}
+
 /** Resolves with each line the process writes to standard output as it comes, and its exit. */
 function lines(child: ChildProcess): { next: () => Promise<string>; all: () => string[] } {
   const seen: string[] = []
@@ -500,6 +530,29 @@ describe('svc-mock exec', () => {
     await expect(fetch(`${seen.url}/__svc-mock/health`)).rejects.toThrow()
   })
 
+  it('runs the command in its own process group: SIGTERM reaches the grandchildren too (sh -c "sleep 31 & wait" leaves no sleep)', async () => {
+    const child = spawn(process.execPath, [BIN, 'exec', '--log', 'silent', '--', 'sh', '-c', 'sleep 31 & echo $!; wait'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    children.add(child)
+    const out = lines(child)
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)))
+    const sleep = Number(await out.next())
+    try {
+      expect(alive(sleep)).toBe(true)
+      child.kill('SIGTERM')
+      expect(await exited).toBe(143)
+      expect(await goneWithin(sleep, 5_000)).toBe(true)
+    } finally {
+      if (alive(sleep)) process.kill(sleep, 'SIGKILL')
+    }
+  })
+
+  it('without the --, says to put it before the command (svc-mock exec node -e …)', async () => {
+    const { code, stderr } = await run(['exec', process.execPath, '-e', 'console.log(1)'])
+    expect(code).toBe(2)
+    expect(stderr).toContain('unknown flag -e')
+    expect(stderr).toContain(`put -- before the command: svc-mock exec [options] -- ${process.execPath} -e console.log(1)`)
+  })
+
   it('when its parent dies without passing a signal on (npx killed), the command and the emulator end too', async () => {
     // The wrapper starts svc-mock exec as npx would, prints svc-mock's pid, and is then killed outright.
     const wrapper = `const { spawn } = require('node:child_process'); const c = spawn(process.execPath, ${JSON.stringify([BIN, 'exec', '--log', 'silent', '--'])}.concat([process.execPath, '-e', ${JSON.stringify(probe('setInterval(() => {}, 1000)'))}]), { stdio: 'inherit' }); console.log(JSON.stringify({ svcMock: c.pid })); setInterval(() => {}, 1000)`
@@ -521,6 +574,16 @@ describe('svc-mock exec', () => {
 })
 
 describe('started through npm (npx svc-mock)', () => {
+  it('the --log json listening line names svc-mock\'s own pid, which SIGINT stops as SIGTERM does (npm hands SIGINT to a shell that keeps it)', async () => {
+    const server = await start(['--log', 'json'])
+    const listening = JSON.parse(server.stdout().split('\n')[0] ?? '{}') as { event?: string; pid?: number }
+    expect(listening.event).toBe('listening')
+    expect(listening.pid).toBe(server.child.pid)
+    process.kill(listening.pid ?? 0, 'SIGINT')
+    expect(await server.exited).toBe(0)
+    expect(server.stdout()).toContain('"event":"stopping","signal":"SIGINT"')
+  })
+
   it('stops when npm is killed without passing the signal on, instead of serving on as an orphan', async () => {
     // What npx does: npm starts svc-mock with npm_command in its environment; then npm alone is killed.
     const wrapper = `const { spawn } = require('node:child_process'); const c = spawn(process.execPath, ${JSON.stringify([BIN, '--port', '0', '--log', 'json'])}, { stdio: 'inherit', env: { ...process.env, npm_command: 'exec' } }); console.log(JSON.stringify({ svcMock: c.pid })); setInterval(() => {}, 1000)`
@@ -536,5 +599,35 @@ describe('started through npm (npx svc-mock)', () => {
     await closed
     expect(alive(svcMock)).toBe(false)
     expect(out.all().slice(2).map((line) => (JSON.parse(line) as { event: string }).event)).toEqual(['stopping', 'stopped'])
+  })
+})
+
+describe('--teams N', () => {
+  it('makes team-1 … team-N at start, each answering on its own port, listed in the --log json listening line', async () => {
+    const server = await start(['--teams', '2', '--log', 'json'])
+    const listening = JSON.parse(server.stdout().split('\n')[0] ?? '{}') as { teams: Array<{ name: string; url: string; main: boolean }> }
+    expect(listening.teams.map((t) => [t.name, t.main])).toEqual([
+      ['main', true],
+      ['team-1', false],
+      ['team-2', false],
+    ])
+    expect(listening.teams[0]?.url).toBe(server.url)
+    for (const team of listening.teams) expect((await fetch(`${team.url}${VERSIONS()}`, { headers: APP_KEY })).status).toBe(200)
+    server.child.kill('SIGTERM')
+    expect(await server.exited).toBe(0)
+    for (const team of listening.teams) await expect(fetch(`${team.url}/__svc-mock/health`)).rejects.toThrow()
+    const requests = server.stdout().trim().split('\n').map((line) => JSON.parse(line) as { event: string; route?: string; team?: string })
+    expect(requests.filter((e) => e.route === 'versions.list').map((e) => e.team ?? 'main')).toEqual(['main', 'team-1', 'team-2'])
+  })
+
+  it('SVC_MOCK_TEAMS does the same; the banner lists each team with its address and dashboard, and its request lines name it', async () => {
+    const server = await start([], { SVC_MOCK_TEAMS: '1' })
+    const team = /team-1 +(http:\/\/127\.0\.0\.1:\d+) {2}\(dashboard (\S+)\)/.exec(server.output())
+    expect(team?.[2]).toBe(`${team?.[1] ?? ''}/__svc-mock/`)
+    expect(server.output()).toContain(`make more with POST ${server.url}/__svc-mock/teams`)
+    expect((await fetch(`${team?.[1] ?? ''}${VERSIONS()}`, { headers: APP_KEY })).status).toBe(200)
+    server.child.kill('SIGTERM')
+    expect(await server.exited).toBe(0)
+    expect(server.output()).toMatch(/\[team-1\] GET +\/acme-collection\/\S+ -> 200  versions\.list/)
   })
 })

@@ -148,6 +148,31 @@ describe('options and fixtures are checked at creation', () => {
     )
   })
 
+  it('refuses a scenario aimed at a route that does not exist (rule, routes, part aim), naming the closest', async () => {
+    const refusals: Array<[object, RegExp]> = [
+      [{ rules: [{ route: 'version.*', delay: 5 }] }, /at rules\[0\]\.route: "version\.\*" matches no route \(did you mean "versions\.\*"\?/],
+      [{ rules: [{ route: ['auth.token', 'versions.lst'], delay: 5 }] }, /at rules\[0\]\.route\[1\]: "versions\.lst" matches no route \(did you mean "versions\.list"\?/],
+      [{ routes: 'webhook.receive', settings: {} }, /at routes: "webhook\.receive" matches no route \(did you mean "webhooks\.receive"\?/],
+      [{ parts: [{ aim: { route: 'auth.tokn' }, rules: [{ delay: 5 }] }] }, /at parts\[0\]\.aim\.route: "auth\.tokn" matches no route \(did you mean "auth\.token"\?/],
+    ]
+    for (const [shape, message] of refusals) {
+      await expect(createEmulator({ scenarioDefinitions: [{ name: 'mine', description: 'x', ...shape }] })).rejects.toThrow(message)
+    }
+    const control = await createEmulator({ scenarioDefinitions: [{ name: 'mine', description: 'x', rules: [{ route: 'control.health', delay: 5 }] }] }).catch((error: unknown) => error)
+    expect(String(control)).toMatch(/"control\.health" matches no route/)
+    const fine = await createEmulator({ scenarioDefinitions: [{ name: 'mine', description: 'x', rules: [{ route: ['versions', 'auth.*', '*', 'webhooks.receive'], delay: 5 }] }] })
+    await fine.close()
+  })
+
+  it('a scenario field of the wrong type says what it expects', async () => {
+    await expect(createEmulator({ scenarioDefinitions: [{ name: 'mine', description: 'x', rules: [{ delay: 'long' as unknown as number }] }] })).rejects.toThrow(
+      /rules\[0\]\.delay: expected a number or \{"\$param": "<parameter name>"\}, received string/,
+    )
+    await expect(createEmulator({ scenarioDefinitions: [{ name: 'mine', description: 'x', rules: [{ fault: 'explode' as 'cut-body' }] }] })).rejects.toThrow(
+      /rules\[0\]\.fault: expected one of "network-error", "empty-reply", "cut-body" or \{"\$param": "<parameter name>"\}, received string/,
+    )
+  })
+
   it('adds your own fixtures on top of the defaults, replacing records with the same key', async () => {
     const emu = await createEmulator({
       fixtures: [{ apiKeys: [{ id: 'default-app-key', kind: 'app', key: 'my-own-app-key', permissions: [] }] }],
@@ -170,6 +195,6 @@ describe('determinism', () => {
 
   it('generates as many elements as the fixture asks', async () => {
     const emu = await createEmulator({ fixtures: [{ generate: { elements: 250 } }] })
-    expect(emu.elements.list({ facet: 'processes' })).toHaveLength(251)
+    expect(emu.elements.list({ facet: 'processes' })).toHaveLength(252) // 250 generated, the seed element and the default sub-process
   })
 })

@@ -10,7 +10,7 @@ import type { Harness } from './support/harness.js'
 import { PROBES } from './support/scenario-probes.js'
 
 describe('scenarios switched on for one test (boundary)', async () => {
-  const emu = await createEmulator({ clock: 'manual' })
+  const emu = await createEmulator<string>({ clock: 'manual' }) // names from a table: any name
   const server = setupServer(...emu.handlers)
   beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
   afterEach(() => emu.reset())

@@ -1,8 +1,5 @@
-// One svc-mock per test file, whichever entry points it imports, and made of this realm's classes:
-// CI runs this consumer's tests in vitest's default pool (svc-mock's CommonJS core, compiled code
-// kept between files) and again in its vmForks pool (each file in a node:vm context of its own,
-// where svc-mock runs as ES modules; code compiled for Node's main context would throw errors that
-// are not this context's `Error`).
+// One svc-mock per test file, whichever entry points it imports, and made of this realm's classes,
+// as a consumer who installed the packed tarball gets it (.ci/run).
 import { createEmulator, SvcMockError, UnknownScenarioError } from 'svc-mock'
 import { EmulatorHandler, MswMissingError as MswMissingFromMsw } from 'svc-mock/msw'
 import { MswMissingError, PortInUseError } from 'svc-mock'
@@ -18,7 +15,8 @@ it('hands out one class per error and one msw handler class, whichever entry poi
 })
 
 it('throws errors of this realm', async () => {
-  const emu = await createEmulator({ clock: 'manual' })
+  // Any name (a misspelt one is otherwise a type error): the throw is what is tested.
+  const emu = await createEmulator<string>({ clock: 'manual' })
   let thrown: unknown
   try {
     emu.scenarios.use('no-such-scenario')

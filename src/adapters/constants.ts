@@ -10,12 +10,19 @@ export const DEFAULT_HOST = '127.0.0.1'
 export const SMALL_BODY_BYTES = 64 * 1024
 
 /**
- * Before a 413 goes out, the rest of the upload is read and discarded, up to this many bytes and
- * for at most this long: a client that is still sending then reads the answer instead of a
- * broken pipe. Past either bound the connection is closed after the answer.
+ * Once a 413 is written, the rest of the upload is read and discarded, up to this many bytes and
+ * for at most this long, before the answer ends (and a closing connection closes): a client that
+ * is still sending then reads the answer instead of a broken pipe. Past either bound the
+ * connection is closed.
  */
 export const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024
 export const DRAIN_LIMIT_MS = 5_000
 
 /** A request (headers and body) not received within this long is answered 408 and closed. */
 export const REQUEST_TIMEOUT_MS = 30_000
+
+/** How many teams a server runs beside its main one, unless `maxTeams` (`--max-teams`) says otherwise. */
+export const DEFAULT_MAX_TEAMS = 1000
+
+/** The name the server's own team is listed under. */
+export const MAIN_TEAM = 'main'

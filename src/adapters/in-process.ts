@@ -9,7 +9,8 @@ import { buildEmulator } from '../emulator.js'
 import { withFetch } from './fetch.js'
 import { MswMissingError } from './msw-compat.js'
 
-export interface InProcessEmulator extends Emulator {
+/** `Custom`: the names of your own scenarios, beside the built-in ones. */
+export interface InProcessEmulator<Custom extends string = never> extends Emulator<Custom> {
   /**
    * msw request handlers serving every route of the emulator, for your `setupServer(...)`.
    * Throws `MswMissingError` where msw is not installed.
@@ -35,8 +36,12 @@ function isMissingMsw(error: unknown): boolean {
   return (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && /['"]msw(\/[^'"]*)?['"]/.test(error.message)
 }
 
-/** Creates an emulator seeded from the fixtures, with msw handlers for in-process use. */
-export async function createEmulator(options: EmulatorOptions = {}): Promise<InProcessEmulator> {
+/**
+ * Creates an emulator seeded from the fixtures, with msw handlers for in-process use. The names of
+ * your own scenarios are inferred from `scenarioDefinitions`; for `scenarioDirs`, name them:
+ * `createEmulator<'orders-maintenance'>({ scenarioDirs: ['./scenarios'] })`.
+ */
+export async function createEmulator<Custom extends string = never>(options: EmulatorOptions<Custom> = {}): Promise<InProcessEmulator<Custom>> {
   const core = withFetch(await buildEmulator(options))
   const adapter = await loadMswAdapter()
   let handlers: RequestHandler[] | undefined
@@ -51,5 +56,5 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<InP
     enumerable: !(adapter instanceof MswMissingError),
     configurable: true,
   })
-  return emulator as InProcessEmulator
+  return emulator as InProcessEmulator<Custom>
 }

@@ -10,34 +10,8 @@ import { setupServer } from 'msw/node'
 import type { EmulatorCore } from '../emulator-api.js'
 import { isNetworkFault, toFetchResponse } from '../kernel/reply.js'
 import { incomingOf } from '../kernel/request.js'
-import { type UnhandledCallback, type UnhandledStrategy, mswMajor, unhandledListenOption } from './msw-compat.js'
-
-/** msw 2's entry for `http` alone (a name in a variable: msw 3 has no such entry, and src/ type-checks against both). */
-const MSW2_HTTP_ENTRY = 'msw/core/http'
-
-/**
- * msw's `RequestHandler` class, which `EmulatorHandler` extends. msw 2's main entry (`msw`) also
- * loads its GraphQL support and the whole `graphql` package, ~100 ms in every test file that
- * imports it (measured: 100-125 ms after `msw/node`, against 3-12 ms for `msw/core/http`), and no
- * other entry of msw 2 exports the class. `msw/core/http` loads without GraphQL and its handlers
- * extend the class, so under msw 2 the class is taken from one of them (checked by name; failing
- * that, or where that entry cannot load, from the main entry). msw 3's main entry loads GraphQL
- * only when it is used.
- */
-async function requestHandlerClass(): Promise<typeof MswRequestHandler> {
-  if (mswMajor() === 2) {
-    try {
-      const { http } = (await import(MSW2_HTTP_ENTRY)) as { http: { all: (path: string, resolver: () => undefined) => object } }
-      const base: unknown = Object.getPrototypeOf(http.all('*', () => undefined).constructor)
-      if (typeof base === 'function' && base.name === 'RequestHandler') return base as typeof MswRequestHandler
-    } catch {
-      // An msw 2 without that entry (the peer range starts at 2.10, which has it): the main entry.
-    }
-  }
-  return (await import('msw')).RequestHandler
-}
-
-const RequestHandler = await requestHandlerClass()
+import { type UnhandledCallback, type UnhandledStrategy, unhandledListenOption } from './msw-compat.js'
+import { RequestHandler } from './msw-request-handler.js'
 
 export { MswMissingError, mswMajor, type MswMajor, type UnhandledCallback, type UnhandledPrint, type UnhandledStrategy } from './msw-compat.js'
 
@@ -91,9 +65,13 @@ export type EmulatorMswServer = ReturnType<typeof setupServer>
 /** The options of `server.listen()` for the installed msw. */
 export type MswListenOptions = NonNullable<Parameters<EmulatorMswServer['listen']>[0]>
 
-/** Wires an emulator's handlers into a new msw `setupServer` (not yet listening). */
-export function setupEmulatorServer(emulator: { readonly handlers: readonly MswRequestHandler[] }): EmulatorMswServer {
-  return setupServer(...emulator.handlers)
+/**
+ * Wires emulators' handlers into a new msw `setupServer` (not yet listening). Several emulators
+ * with origins of their own (teams: docs/teams.md) share one server: each handler takes only its
+ * own origin.
+ */
+export function setupEmulatorServer(...emulators: ReadonlyArray<{ readonly handlers: readonly MswRequestHandler[] }>): EmulatorMswServer {
+  return setupServer(...emulators.flatMap((emulator) => emulator.handlers))
 }
 
 /**

@@ -2,7 +2,11 @@
  * The socket transport: a node:http request listener that translates IncomingMessage for
  * `serve()` (a small body announced by Content-Length is read up front; anything else streams from
  * the socket as the route reads it) and writes the Reply back: bytes straight to the socket, a
- * stream as it comes, a network fault as a destroyed socket, `cut-body` as half a body.
+ * stream as it comes, a network fault as a destroyed socket, `cut-body` as half a body. A client
+ * that sent `Expect: 100-continue` gets `100 Continue` only once the route reads the body, so a
+ * body refused from its Content-Length (413) is answered without it. A 413 to an upload still
+ * coming is written at once and ends once the rest has been read and discarded (bounded), so a
+ * client still sending reads it, whether the connection then stays open or closes.
  */
 import { type IncomingMessage, STATUS_CODES, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
@@ -14,9 +18,10 @@ import { DRAIN_LIMIT_BYTES, DRAIN_LIMIT_MS, SMALL_BODY_BYTES } from './constants
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void
 
-export function requestListener(emu: Pick<EmulatorCore, 'serve' | 'logger'>, origin: string): RequestListener {
+/** `expectsContinue`: the listener of Node's `checkContinue` (requests with `Expect: 100-continue`), which sends no `100 Continue` itself. */
+export function requestListener(emu: Pick<EmulatorCore, 'serve' | 'logger'>, origin: string, expectsContinue = false): RequestListener {
   return (req, res) => {
-    handle(emu, origin, req, res).catch((error: unknown) => {
+    handle(emu, origin, req, res, expectsContinue).catch((error: unknown) => {
       emu.logger.error('the server failed to answer a request', error)
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })
@@ -51,35 +56,7 @@ export function connectListener(emu: Pick<EmulatorCore, 'serve' | 'logger'>, ori
   }
 }
 
-/**
- * What Node's HTTP parser refuses before any request exists. Node's own answers are kept (400 for
- * a malformed request, 408 for a stalled one, 413 for oversized chunk extensions, 431 for oversized headers), except that a method
- * the parser does not know (`FOO /oauth2/token`) gets the pipeline's 501 rather than a bare 400.
- */
-/** Node's own answers to what its parser refuses (400 otherwise), and 501 for an unknown method. */
-const CLIENT_ERROR_STATUS: Readonly<Record<string, number>> = {
-  HPE_INVALID_METHOD: 501,
-  HPE_HEADER_OVERFLOW: 431,
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: 413,
-  ERR_HTTP_REQUEST_TIMEOUT: 408,
-}
-
-export function clientErrorListener(): (error: Error & { code?: string }, socket: Duplex) => void {
-  return (error, socket) => {
-    const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage
-    if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent === true) {
-      socket.destroy()
-      return
-    }
-    const status = CLIENT_ERROR_STATUS[error.code ?? ''] ?? 400
-    const body = status === 501 ? JSON.stringify({ error: 'Not Implemented', message: 'svc-mock implements no route for this method.' }) : ''
-    const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, 'connection: close']
-    if (body !== '') head.push('content-type: application/json', `content-length: ${Buffer.byteLength(body)}`)
-    socket.end(`${head.join('\r\n')}\r\n\r\n${body}`)
-  }
-}
-
-async function handle(emu: Pick<EmulatorCore, 'serve'>, origin: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(emu: Pick<EmulatorCore, 'serve'>, origin: string, req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): Promise<void> {
   const method = req.method ?? 'GET'
   const target = req.url ?? '/'
   let url: URL
@@ -107,31 +84,42 @@ async function handle(emu: Pick<EmulatorCore, 'serve'>, origin: string, req: Inc
     }
     return aborter.signal
   }
-  const request: IncomingRequest = { method, url, headers, body: await bodyOf(req, method), signal }
+  const request: IncomingRequest = { method, url, headers, body: await bodyOf(req, method, expectsContinue ? () => res.writeContinue() : undefined), signal }
   const reply = await emu.serve(request, 'server')
-  if (reply.status === 413 && !req.complete) {
-    // Closing on an unread upload makes most clients report a broken pipe instead of the 413:
-    // the answer goes out at once and the connection stays open while the rest is discarded.
-    reply.headers.delete('connection')
-    drain(req)
+  const body = reply.body
+  if (reply.status === 413 && !req.complete && reply.fault === undefined && !(body instanceof ReadableStream)) {
+    // Closing on an unread upload makes most clients report a broken pipe instead of the 413
+    // (Python's urllib reads nothing until it has sent everything): the answer goes out at once,
+    // and ends (closing the connection when it closes) only once the rest has been discarded.
+    const headers = nodeHeaders(reply.headers)
+    if (body !== null) setHeader(headers, 'content-length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength))
+    res.writeHead(reply.status, headers)
+    if (body !== null && method !== 'HEAD') res.write(body)
+    drain(req, () => res.end())
+    return
   }
   write(req, res, reply, method === 'HEAD')
 }
 
 /**
- * Reads and discards what is left of an upload, up to the bounds (bytes, time); past either, the
- * connection is closed. Never buffers: memory stays flat however large the upload.
+ * Reads and discards what is left of an upload, then calls `done`; past the bounds (bytes, time)
+ * it calls `done` and closes the connection. Never buffers: memory stays flat however large the
+ * upload. A client that goes away ends it too.
  */
-function drain(req: IncomingMessage): void {
+function drain(req: IncomingMessage, done: () => void): void {
   let seen = 0
   const stop = (): void => {
     clearTimeout(timer)
     req.off('data', onData)
-    req.off('end', stop)
-    req.off('close', stop)
+    req.off('end', finish)
+    req.off('close', finish)
+  }
+  const finish = (): void => {
+    stop()
+    done()
   }
   const cut = (): void => {
-    stop()
+    finish()
     req.socket.destroy()
   }
   const onData = (chunk: Buffer): void => {
@@ -141,20 +129,33 @@ function drain(req: IncomingMessage): void {
   const timer = setTimeout(cut, DRAIN_LIMIT_MS)
   timer.unref()
   req.on('data', onData)
-  req.once('end', stop)
-  req.once('close', stop)
+  req.once('end', finish)
+  req.once('close', finish)
   req.resume()
 }
 
-/** The body: read up front when small and announced, streamed from the socket otherwise, null when there is none. */
-async function bodyOf(req: IncomingMessage, method: string): Promise<RequestBody | null> {
+/**
+ * The body: read up front when small and announced, streamed from the socket otherwise, null when
+ * there is none. `proceed` (a client waiting for `100 Continue`) runs before the first byte is read.
+ */
+async function bodyOf(req: IncomingMessage, method: string, proceed: (() => void) | undefined): Promise<RequestBody | null> {
   const declared = req.headers['content-length']
   const chunked = req.headers['transfer-encoding'] !== undefined
   if (method === 'GET' || method === 'HEAD' || (declared === undefined ? !chunked : declared === '0')) return null
   const length = Number(declared)
-  if (Number.isFinite(length) && length <= SMALL_BODY_BYTES) return new RequestBody(await readSmall(req), length)
+  if (Number.isFinite(length) && length <= SMALL_BODY_BYTES) {
+    proceed?.()
+    return new RequestBody(await readSmall(req), length)
+  }
   // A route that stops reading (a body over its limit) leaves the socket open: the rest is drained.
-  return new RequestBody(req.iterator({ destroyOnReturn: false }), Number.isFinite(length) ? length : undefined)
+  const source = req.iterator({ destroyOnReturn: false })
+  return new RequestBody(proceed ? afterContinue(source, proceed) : source, Number.isFinite(length) ? length : undefined)
+}
+
+/** The body, once `proceed` has told the client to send it (on the first read, so a body refused unread never is). */
+async function* afterContinue(source: AsyncIterable<Uint8Array>, proceed: () => void): AsyncIterable<Uint8Array> {
+  proceed()
+  yield* source
 }
 
 function readSmall(req: IncomingMessage): Promise<Uint8Array> {

@@ -1,20 +1,31 @@
 /**
  * The standalone server: the emulator behind a node:http server, by default on
- * http://127.0.0.1:4010, one origin for every address. `startServer()` resolves once it listens,
- * with its URL, the emulator (the same object tests use in-process) and `close()`.
+ * http://127.0.0.1:4010, one origin for every address; with `https` a node:https server on the
+ * same terms, presenting a certificate signed by the user's local CA (or the user's own); and its
+ * teams, each an emulator of its own on a port of its own on the same host, served the same way
+ * (docs/teams.md). `startServer()` resolves once it listens, with its URL, the emulator (the same
+ * object tests use in-process), its teams and `close()`.
  */
-import { type Server, createServer } from 'node:http'
+import { type Server, type ServerOptions as HttpServerOptions, createServer } from 'node:http'
 import type { Socket } from 'node:net'
+import { TeamPortError } from '../control/index.js'
 import type { Emulator, EmulatorCore, EmulatorOptions } from '../emulator-api.js'
 import { buildEmulator } from '../emulator.js'
 import { ConfigError, SvcMockError } from '../kernel/errors.js'
-import { DEFAULT_HOST, DEFAULT_PORT, REQUEST_TIMEOUT_MS } from './constants.js'
+import { type Logger, createLogger } from '../kernel/logger.js'
+import { readRunInputs, withFixtures } from '../run-inputs.js'
+import { DEFAULT_HOST, DEFAULT_MAX_TEAMS, DEFAULT_PORT, MAIN_TEAM, REQUEST_TIMEOUT_MS } from './constants.js'
 import { withFetch } from './fetch.js'
-import { type RequestListener, clientErrorListener, connectListener, requestListener } from './node-http.js'
+import { clientErrorListener } from './client-error.js'
+import { type RequestListener, connectListener, requestListener } from './node-http.js'
+import { type Launch, TeamRegistry, type TeamsApi } from './teams.js'
+import type { ServerTls, TlsCertificate } from '../tls/index.js'
 
 export { DEFAULT_HOST, DEFAULT_PORT }
+export type { RunningTeam, TeamInfo, TeamInput, TeamsApi } from './teams.js'
+export type { TlsCertificate } from '../tls/index.js'
 
-export interface ServerOptions extends Omit<EmulatorOptions, 'origin' | 'authUrl' | 'baseUrl' | 'webhookUrl'> {
+export interface ServerOptions<Custom extends string = string> extends Omit<EmulatorOptions<Custom>, 'origin' | 'authUrl' | 'baseUrl' | 'webhookUrl' | 'name'> {
   /** Port to listen on; 0 picks a free one. Default 4010. */
   port?: number
   /** Address to bind. Default 127.0.0.1 (loopback only). */
@@ -26,15 +37,30 @@ export interface ServerOptions extends Omit<EmulatorOptions, 'origin' | 'authUrl
    * published port). It appears in links the emulator writes (expandUri, token issuer).
    */
   publicUrl?: string
+  /**
+   * Serve HTTPS: `true` presents a certificate for localhost, 127.0.0.1, ::1, the bound address
+   * and the public URL's host, signed by svc-mock's local CA (made once per user, in the user's
+   * data folder or `SVC_MOCK_CA_DIR`; `RunningServer.caFile` is its path); `{ cert, key }`
+   * (PEM text) presents a certificate of your own. Teams are served the same way.
+   */
+  https?: boolean | TlsCertificate
+  /** Teams to make at start, named `team-1` … `team-N`, each on a free port (docs/teams.md). Default 0. */
+  teams?: number
+  /** How many teams may run beside the main one; one more is refused (429). Default 1000. */
+  maxTeams?: number
 }
 
-export interface RunningServer {
+export interface RunningServer<Custom extends string = never> {
   /** `http://127.0.0.1:4010`: every endpoint and the control plane live here. */
   readonly url: string
   readonly port: number
   readonly host: string
-  readonly emulator: Emulator
-  /** Stops accepting connections, lets requests in flight finish (up to 2 s), then closes. */
+  /** With `https: true`: the path of the local CA's certificate, which clients must trust. */
+  readonly caFile?: string
+  readonly emulator: Emulator<Custom>
+  /** The main team and the others, made at start (`teams`) or since (`POST /__svc-mock/teams`). */
+  readonly teams: TeamsApi
+  /** Closes every team, stops accepting connections, lets requests in flight finish (up to 2 s), then closes. */
   close(): Promise<void>
 }
 
@@ -49,71 +75,161 @@ export class PortInUseError extends SvcMockError<'ERR_PORT_IN_USE'> {
   }
 }
 
-export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+export async function startServer<Custom extends string = never>(options: ServerOptions<Custom> = {}): Promise<RunningServer<Custom>> {
   const port = options.port ?? DEFAULT_PORT
   const host = options.host ?? DEFAULT_HOST
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError('port', `must be 0-65535, got ${String(port)}`)
-
   const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS
   if (!Number.isInteger(requestTimeout) || requestTimeout < 1) throw new ConfigError('requestTimeoutMs', `must be a whole number of milliseconds >= 1, got ${String(requestTimeout)}`)
+  const maxTeams = options.maxTeams ?? DEFAULT_MAX_TEAMS
+  if (!Number.isInteger(maxTeams) || maxTeams < 0) throw new ConfigError('maxTeams', `must be a whole number >= 0, got ${String(maxTeams)}`)
+  const teamsAtStart = options.teams ?? 0
+  if (!Number.isInteger(teamsAtStart) || teamsAtStart < 0 || teamsAtStart > maxTeams) {
+    throw new ConfigError('teams', `must be a whole number from 0 to maxTeams (${maxTeams}), got ${String(options.teams)}`)
+  }
 
+  // Read and checked once: every team is seeded from the same documents and catalogue.
+  const run = readRunInputs(options)
+  const logger = typeof options.log === 'object' ? options.log : createLogger(options.log ?? 'silent')
+  const tls = options.https ? await tlsFor(options.https, host, options.publicUrl) : undefined
+  const listening = await listen(port, host, requestTimeout, tls)
+  const origin = options.publicUrl ?? listening.url
+  // A team is the run's emulator at an origin of its own, with its own fixtures, seed and scenarios after the run's.
+  const launch: Launch = async (name, input) => {
+    const teamRun = withFixtures(run, input.fixtures === undefined ? [] : [input.fixtures].flat(), 'fixtures')
+    const opened = await listen(input.port ?? 0, host, requestTimeout, tls).catch((error: unknown) => {
+      throw new TeamPortError(`The team's port ${input.port ?? 0} on ${host} could not be opened: ${reasonOf(error)}.`, 'port')
+    })
+    const teamSeed = input.seed ?? options.seed ?? 1
+    try {
+      const teamOptions = {
+        ...options,
+        origin: opened.url,
+        name,
+        seed: teamSeed,
+        scenarios: [...(options.scenarios ?? []), ...(input.scenarios ?? [])],
+        log: teamLogger(logger, name),
+      }
+      const team = withFetch(await buildEmulator(teamOptions, { run: teamRun, teams: teams.host() }))
+      opened.serve(team)
+      return { team: { name, url: opened.url, port: opened.port, main: false, seed: teamSeed, dashboard: `${opened.url}/__svc-mock/`, emulator: team }, close: () => opened.close() }
+    } catch (error) {
+      await opened.close()
+      throw error
+    }
+  }
+  const teams = new TeamRegistry(maxTeams, launch)
+  let emulator: EmulatorCore & Emulator
+  try {
+    emulator = withFetch(await buildEmulator({ ...options, origin, log: logger }, { run, teams: teams.host() }))
+  } catch (error) {
+    await listening.close()
+    throw error
+  }
+  const base = emulator.urls.base
+  teams.setMain({ name: MAIN_TEAM, url: base, port: listening.port, main: true, seed: emulator.seed, dashboard: `${base}/__svc-mock/`, emulator })
+  listening.serve(emulator)
+
+  let closing: Promise<void> | undefined
+  const close = (): Promise<void> => {
+    closing ??= teams.closeAll().then(() => listening.close())
+    return closing
+  }
+  try {
+    for (let i = 0; i < teamsAtStart; i++) await teams.create()
+  } catch (error) {
+    await close()
+    throw error
+  }
+  return { url: listening.url, port: listening.port, host, ...(tls?.caFile === undefined ? {} : { caFile: tls.caFile }), emulator, teams, close }
+}
+
+/** A node:http (or node:https) server that listens: the one place the server and its teams open a port. */
+interface Listening {
+  /** `http://host:port` (or `https://`) as clients on this machine reach it. */
+  readonly url: string
+  readonly port: number
+  /** Answers with this emulator from now on (requests that arrived before wait for it). */
+  serve(emulator: EmulatorCore): void
+  /**
+   * Stops taking connections at once; resolves once the requests in flight are answered (their
+   * connections forced shut after 2 s) and the emulator is closed.
+   */
+  close(): Promise<void>
+}
+
+async function listen(port: number, host: string, requestTimeout: number, tls: ServerTls | undefined): Promise<Listening> {
   let listener: RequestListener | undefined
+  let continueListener: RequestListener | undefined
+  let served: EmulatorCore | undefined
   const pending: Array<() => void> = []
   // A stalled request (slow headers, a body that stops coming) is answered 408 and closed.
-  const server = createServer(
-    { requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(1000, Math.max(10, Math.floor(requestTimeout / 4))) },
-    (req, res) => {
-      if (listener) listener(req, res)
-      else pending.push(() => listener?.(req, res))
-    },
-  )
+  const timeouts: HttpServerOptions = { requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(1000, Math.max(10, Math.floor(requestTimeout / 4))) }
+  const onRequest: RequestListener = (req, res) => {
+    if (listener) listener(req, res)
+    else pending.push(() => listener?.(req, res))
+  }
+  const server: Server = tls ? (await import('node:https')).createServer({ ...timeouts, cert: tls.cert, key: tls.key }, onRequest) : createServer(timeouts, onRequest)
+  // `Expect: 100-continue`: Node would send `100 Continue` at once; the listener sends it only when
+  // the route reads the body, so a body over the limit by its Content-Length gets the 413 instead.
+  server.on('checkContinue', (req, res) => {
+    if (continueListener) continueListener(req, res)
+    else pending.push(() => continueListener?.(req, res))
+  })
   server.keepAliveTimeout = 65_000
   const sockets = new Set<Socket>()
   server.on('connection', (socket) => {
     sockets.add(socket)
     socket.once('close', () => sockets.delete(socket))
   })
-
-  await listen(server, port, host)
+  await listening(server, port, host)
   const address = server.address()
   const actualPort = typeof address === 'object' && address ? address.port : port
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host
-  const url = `http://${urlHost}:${actualPort}`
-  let emulator: EmulatorCore & Emulator
-  try {
-    emulator = withFetch(await buildEmulator({ ...options, origin: options.publicUrl ?? url }))
-  } catch (error) {
-    server.close()
-    throw error
-  }
-  listener = requestListener(emulator, options.publicUrl ?? url)
-  server.on('connect', connectListener(emulator, options.publicUrl ?? url))
-  server.on('clientError', clientErrorListener())
-  for (const run of pending.splice(0)) run()
+  const url = `${tls ? 'https' : 'http'}://${urlHost}:${actualPort}`
 
   let closing: Promise<void> | undefined
   return {
     url,
     port: actualPort,
-    host,
-    emulator,
+    serve: (emulator) => {
+      served = emulator
+      const origin = emulator.urls.base
+      listener = requestListener(emulator, origin)
+      continueListener = requestListener(emulator, origin, true)
+      server.on('connect', connectListener(emulator, origin))
+      server.on('clientError', clientErrorListener())
+      for (const run of pending.splice(0)) run()
+    },
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         // Live-event streams (open dashboards) never end by themselves: end them, so they do not hold the close.
-        emulator.disconnect()
-        server.close(() => resolve())
-        server.closeIdleConnections()
+        served?.disconnect()
+        // Connections kept alive after their last answer would hold the close: shut each once idle.
+        const sweep = setInterval(() => server.closeIdleConnections(), 20)
         const force = setTimeout(() => {
           for (const socket of sockets) socket.destroy()
         }, 2000)
         force.unref()
-      }).then(() => emulator.close())
+        server.close(() => {
+          clearInterval(sweep)
+          clearTimeout(force)
+          resolve()
+        })
+        server.closeIdleConnections()
+      }).then(() => served?.close())
       return closing
     },
   }
 }
 
-function listen(server: Server, port: number, host: string): Promise<void> {
+/** What an HTTPS server presents (the TLS module loads only for HTTPS). */
+async function tlsFor(https: true | TlsCertificate, host: string, publicUrl: string | undefined): Promise<ServerTls> {
+  const { serverNames, serverTls } = await import('../tls/index.js')
+  return await serverTls(https, serverNames(host, publicUrl))
+}
+
+function listening(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException): void => {
       server.off('listening', onListening)
@@ -128,3 +244,16 @@ function listen(server: Server, port: number, host: string): Promise<void> {
     server.listen(port, host)
   })
 }
+
+/** The run's logger, its request lines naming the team. */
+function teamLogger(logger: Logger, team: string): Logger {
+  return { ...logger, format: logger.format, request: (line) => logger.request({ ...line, team }) }
+}
+
+function reasonOf(error: unknown): string {
+  if (error instanceof PortInUseError) return 'another process listens there (EADDRINUSE)'
+  const code = (error as NodeJS.ErrnoException).code
+  const message = error instanceof Error ? error.message : String(error)
+  return code === undefined ? message : `${message} (${code})`
+}
+

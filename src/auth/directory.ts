@@ -10,6 +10,10 @@ import { parseBody } from '../kernel/validation.js'
 import { IndexedCollection } from '../kernel/store.js'
 import { Permission } from './permissions.js'
 
+/** A user's role on the team, as `GET /api/cloud` reports it. */
+export const USER_ROLES = ['member', 'analyst', 'admin'] as const
+export type UserRole = (typeof USER_ROLES)[number]
+
 export const User = z.strictObject({
   /** Login name, used as `login_hint` and as the `sub` of code-grant tokens. */
   id: z.string().regex(/^[A-Za-z0-9._@-]+$/, 'must be letters, digits, ".", "_", "@" or "-"'),
@@ -18,6 +22,8 @@ export const User = z.strictObject({
   /** Id of the user's element in the `users` facet, which element relations point at. */
   elementId: z.string().optional(),
   permissions: z.array(Permission).default([]),
+  /** The user's role on the team (`GET /api/cloud`); default member. */
+  role: z.enum(USER_ROLES).optional(),
 })
 export type User = z.infer<typeof User>
 export type UserInput = z.input<typeof User>

@@ -10,6 +10,7 @@ import type { RouteDoc } from '../kernel/route.js'
 import { AUTH_METHODS, DEVICE_CODE_GRANT } from './oauth/clients.js'
 import type { DiscoveryDocument } from './oauth/discovery.js'
 import type { OAuthErrorCode, TokenResponse } from './oauth/wire.js'
+import type { ServicePermissions, TeamTransport, UserTransport } from './probes.js'
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
 
@@ -40,7 +41,7 @@ const tokenShape: Same<z.output<typeof TokenResponseBody>, TokenResponse> = true
 
 const text = (description: string): z.ZodOptional<z.ZodString> => z.string().optional().meta({ description })
 
-/** The token request's parameters (form body, multipart, or query string). */
+/** The token request's parameters (form body, multipart, or, but for the secrets, query string). */
 export const TokenForm = z.object({
   grant_type: z
     .enum(['client_credentials', 'authorization_code', 'refresh_token', DEVICE_CODE_GRANT])
@@ -61,6 +62,7 @@ export const TOKEN_DOC: RouteDoc = {
   description:
     'Issues access tokens for the client credentials, authorization code (with PKCE), refresh token and device code grants. ' +
     'Parameters may come as `application/x-www-form-urlencoded`, `multipart/form-data` or in the query string; a parameter sent twice is `invalid_request`. ' +
+    'Secrets never count from the query string (RFC 6749 section 2.3.1): a `client_secret`, `code`, `refresh_token`, `device_code` or `code_verifier` there is ignored. ' +
     'Credentials in the URL or body are ignored for API calls, but the token endpoint reads Client secret post from the body, as the platform does.',
   body: { 'application/x-www-form-urlencoded': TokenForm, 'multipart/form-data': TokenForm },
   bodyRequired: true,
@@ -199,6 +201,85 @@ export const TEAM_DOC: RouteDoc = {
   },
 }
 
+/** The refusals every probe shares: no or a bad credential (a key under the other scheme too), and the rate limit. */
+const PROBE_REFUSALS: RouteDoc['responses'] = {
+  '401': {
+    description: 'No or a bad credential, or a key under the other scheme (a user key as AppKey, an application key as Bearer): what makes the Python SDK try the other scheme.',
+    content: { 'application/json': UnauthorizedBody, 'text/plain': z.string() },
+    headers: { 'WWW-Authenticate': 'Bearer, with the error.' },
+  },
+  '429': { description: 'Scenario `rate-limited`.', content: { 'application/json': RateLimitBody }, headers: RATE_LIMIT_HEADERS },
+}
+
+export const UserTransportBody = z
+  .object({
+    id: z.string().meta({ description: 'The user id; for an application key its id, for a client-credentials token the client id.' }),
+    email: z.string().meta({ description: 'From the fixtures; else `{id}@{team id}.svc-mock.test`.' }),
+    name: z.string().meta({ description: "The user's name; an application key's id; the OAuth client's name." }),
+    teamId: z.string(),
+    teamName: z.string(),
+    teamDomain: z.string(),
+    active: z.boolean(),
+    language: z.string(),
+    timeZone: z.string(),
+    role: z.number().int().meta({ description: '0 member, 1 analyst, 2 admin (the user fixture\'s `role`; default member).' }),
+    effectiveRole: z.number().int(),
+    lastLogInDate: z.string().meta({ description: 'ISO 8601: the time of this request, on the emulator clock.' }),
+    groupIds: z.array(z.string()),
+    admin: z.boolean(),
+    analyst: z.boolean(),
+    member: z.boolean(),
+    cloudAdmin: z.boolean(),
+    nameOrEmail: z.string(),
+    nameAndEmail: z.string(),
+  })
+  .meta({ id: 'UserTransport' })
+const userShape: Same<z.output<typeof UserTransportBody>, UserTransport> = true
+
+export const ServicePermissionsBody = z
+  .object({
+    serviceName: z.string().meta({ description: 'A resource of the fixtures\' permissions (`storage/acme-collection/acme-tenant`), or a service name a fixture gives as the resource (`package-manager`).' }),
+    permissions: z.array(z.string()).meta({ description: 'The actions on it (`read`, `CREATE_SPACE`).' }),
+  })
+  .meta({ id: 'ServicePermissions' })
+const permissionsShape: Same<z.output<typeof ServicePermissionsBody>, ServicePermissions> = true
+
+export const TeamTransportBody = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    domain: z.string().meta({ description: 'The host of {base_url} unless the team fixture says otherwise.' }),
+    privacyType: z.string(),
+    allowedDomain: z.string().nullable(),
+    active: z.boolean(),
+    activeUntil: z.string().nullable(),
+    visible: z.boolean(),
+    memberLimit: z.number().int().nullable(),
+    trackingEnabled: z.boolean().meta({ description: 'Always false: the Python SDK then sends no usage tracking.' }),
+  })
+  .meta({ id: 'TeamTransport' })
+const teamShape: Same<z.output<typeof TeamTransportBody>, TeamTransport> = true
+
+export const CLOUD_DOC: RouteDoc = {
+  description:
+    "The Python SDK's first probe (`get_celonis()` calls it as AppKey, then as Bearer when that is refused): the identity the credential acts as. " +
+    'A user API key, an authorization-code or device-code token: the user; an application key: the application; a client-credentials token: the client.',
+  security: ['bearer', 'appKey'],
+  responses: { '200': { description: 'The caller.', content: { 'application/json': UserTransportBody } }, ...PROBE_REFUSALS },
+}
+
+export const PERMISSIONS_DOC: RouteDoc = {
+  description: "The caller's permissions, grouped by resource in the order the fixtures give them: `[{serviceName, permissions}]` (an empty list for an identity without any).",
+  security: ['bearer', 'appKey'],
+  responses: { '200': { description: 'The permissions.', content: { 'application/json': z.array(ServicePermissionsBody) } }, ...PROBE_REFUSALS },
+}
+
+export const TEAM_INFO_DOC: RouteDoc = {
+  description: 'The team of any valid credential, in the platform\'s `TeamTransport` shape; `trackingEnabled` is false.',
+  security: ['bearer', 'appKey'],
+  responses: { '200': { description: 'The team.', content: { 'application/json': TeamTransportBody } }, ...PROBE_REFUSALS },
+}
+
 /** Every auth route's documentation, by route id. */
 export const AUTH_DOCS: Readonly<Record<string, RouteDoc>> = {
   'auth.token': TOKEN_DOC,
@@ -211,9 +292,15 @@ export const AUTH_DOCS: Readonly<Record<string, RouteDoc>> = {
   'auth.metadata': DISCOVERY_DOC,
   'auth.jwks': JWKS_DOC,
   'auth.team': TEAM_DOC,
+  'auth.cloud': CLOUD_DOC,
+  'auth.permissions': PERMISSIONS_DOC,
+  'auth.teamInfo': TEAM_INFO_DOC,
 }
 
 // Used only by the type checks above.
 void oauthErrorsComplete
 void tokenShape
 void discoveryShape
+void userShape
+void permissionsShape
+void teamShape

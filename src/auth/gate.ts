@@ -5,7 +5,7 @@
  * access token or a user API key; `AppKey` an application key. Static-key calls are answered with
  * `Deprecation: true`. When the settings set a rate limit, the gate counts every call.
  */
-import type { RequestContext } from '../kernel/route.js'
+import type { RequestContext, RouteDefinition } from '../kernel/route.js'
 import type { Directory } from './directory.js'
 import { ApiAccessError, MALFORMED_HEADER_TEXT } from './wire.js'
 import { type Permission, describePermission, hasPermission } from './permissions.js'
@@ -13,6 +13,17 @@ import { RateLimiter } from './rate-limit.js'
 import { authSettings } from './settings.js'
 
 export { AuthSettings, authSettings } from './settings.js'
+
+/** The tag of every route the gate guards: a scenario selects them all as `@gated`. */
+export const GATED_TAG = 'gated'
+
+/**
+ * A route the gate guards, tagged so: the gate scenarios (`static-keys-rejected`, `rate-limited`,
+ * `insufficient-permissions`, `tokens-expired`) reach every such route, wherever it is declared.
+ */
+export function gated<Route extends RouteDefinition>(route: Route): Route {
+  return { ...route, tags: [...(route.tags ?? []), GATED_TAG] }
+}
 
 export type IdentityKind = 'user-api-key' | 'app-key' | 'client' | 'user'
 

@@ -1,7 +1,8 @@
 /**
  * API access, the auth domain's one door: the platform's users and static keys, the access gate
  * every protected route goes through (Bearer and AppKey credentials, scopes AND permissions, the
- * rate limit), and the OAuth 2.0 authorization server (token, authorize, discovery, JWKS). Other
+ * rate limit), the OAuth 2.0 authorization server (token, authorize, discovery, JWKS), and the
+ * platform clients' who-am-I probes (`/api/cloud/team`, and the Python SDK's three). Other
  * domains get the gate from the record `defineAuthDomain()` returns, and the types they need from
  * here.
  */
@@ -9,7 +10,7 @@ import type { CredentialInfo, Domain, DomainModule, DomainSchemas, KernelService
 import { type AuthApi, type AuthState, apiKeysApi, credentials, usersApi } from './api.js'
 import type { z } from 'zod'
 import { type ApiKeyFixture, Directory, type UserInput, apiKeysSection, usersSection } from './directory.js'
-import { AccessGate } from './gate.js'
+import { AccessGate, gated } from './gate.js'
 import { oauthApi } from './oauth/api.js'
 import { clientState } from './client-state.js'
 import { type OAuthClientFixture, oauthClientsSection } from './oauth/clients.js'
@@ -17,6 +18,7 @@ import { type SigningKeyInput, signingKeysSection } from './oauth/keys.js'
 import { requestClientId } from './oauth/request-client.js'
 import { OAuthServer } from './oauth/server.js'
 import { AuthSettings, type TokenAlgorithm } from './settings.js'
+import { probeRoutes } from './probes.js'
 import { TEAM_PATH, type Team, type TeamInput, teamSection, whoAmI } from './team.js'
 
 export type { AuthApi, AuthState, ApiKeysApi, CreatedApiKey, UserInfo, UsersApi } from './api.js'
@@ -26,6 +28,7 @@ export type { SigningKeyInput } from './oauth/keys.js'
 export type { ScopeName } from './oauth/scopes.js'
 export type { TeamInput } from './team.js'
 export type { AccessGate, AccessRequirement, Identity } from './gate.js'
+export { GATED_TAG, gated } from './gate.js'
 export type { CreatedClient, DeviceCodesApi, IssueTokenInput, OAuthApi, OAuthClientsApi, OAuthConsentsApi } from './oauth/api.js'
 export type { DeviceCodeInfo } from './oauth/device-codes.js'
 export type { ClientInfo } from './oauth/clients.js'
@@ -105,7 +108,7 @@ export const authDomain: DomainModule<'auth', AuthOptions, AuthDomain, AuthInput
 function defineAuth(kernel: KernelServices, urls: { auth: string; base: string }, options: AuthOptions): AuthDomain {
   const directory = new Directory()
   const gate = new AccessGate(directory)
-  const server = new OAuthServer({ gate, directory, authUrl: urls.auth, baseUrl: urls.base, seed: kernel.seed, clock: kernel.clock, settings: kernel.baseSettings })
+  const server = new OAuthServer({ gate, directory, authUrl: urls.auth, baseUrl: urls.base, ids: kernel.ids, clock: kernel.clock, settings: kernel.baseSettings })
   const oauth = oauthApi(server, kernel.clock, kernel.changed)
   const users = usersApi(directory, oauth)
   const client: ScenarioTarget = {
@@ -119,14 +122,15 @@ function defineAuth(kernel: KernelServices, urls: { auth: string; base: string }
     gate,
     routes: [
       ...server.routes(),
-      {
+      gated({
         id: 'auth.team',
         method: 'GET',
         path: TEAM_PATH,
         origin: 'base',
         summary: "Who am I: the team of any valid credential (the platform CLI's key-profile probe)",
         resolve: (ctx) => whoAmI(ctx, gate, team, urls.base),
-      },
+      }),
+      ...probeRoutes({ gate, directory, clients: server.clients, team: () => team, baseUrl: urls.base }).map(gated),
     ],
     api: { apiKeys: apiKeysApi(directory, () => kernel.ids.token(24)), oauth, users },
     docs: async () => (await import('./docs.js')).AUTH_DOCS,

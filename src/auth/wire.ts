@@ -4,7 +4,7 @@
  * `{"error":"Unauthorized"}` with `WWW-Authenticate: Bearer`, the documented 401 text for a
  * malformed header, 403 `ADMIN_ACCESS_ERROR`, 429 `LIMIT_RATE_EXCEEDED` with the rate-limit
  * headers. Routes with their own error body (the versions operation) render the access errors
- * their way from `status` and `message`; the rate-limit answer is the same on every route.
+ * and the 429 their way from `status` and `message`, with the same headers.
  */
 import { REASON_HEADER } from '../kernel/constants.js'
 import { HttpError } from '../kernel/errors.js'
@@ -85,7 +85,7 @@ export function rateLimitHeaders(limit: number, remaining: number, resetSeconds?
   }
 }
 
-/** 429 from the platform's rate limit; its body and headers are the same on every route. */
+/** 429 from the platform's rate limit: the same headers on every route, the gateway's body unless the route has its own error body. */
 export class RateLimitError extends HttpError<'ERR_RATE_LIMIT'> {
   readonly code = 'ERR_RATE_LIMIT'
   readonly status = 429
@@ -97,10 +97,12 @@ export class RateLimitError extends HttpError<'ERR_RATE_LIMIT'> {
     this.resetSeconds = resetSeconds
   }
 
+  /** The rate-limit headers (with `x-ratelimit-reset`) and the reason: every rendering of a 429 carries them. */
+  headers(): Headers {
+    return headersOf({ ...rateLimitHeaders(this.limit, 0, this.resetSeconds), [REASON_HEADER]: this.message })
+  }
+
   toReply(): Reply {
-    return json(
-      { title: 'Rate limit exceeded', status: 429, detail: this.message, errorCode: 'LIMIT_RATE_EXCEEDED' },
-      { status: 429, headers: { ...rateLimitHeaders(this.limit, 0, this.resetSeconds), [REASON_HEADER]: this.message } },
-    )
+    return json({ title: 'Rate limit exceeded', status: 429, detail: this.message, errorCode: 'LIMIT_RATE_EXCEEDED' }, { status: 429, headers: this.headers() })
   }
 }

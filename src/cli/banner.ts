@@ -1,7 +1,8 @@
 /**
  * What svc-mock says once it listens: the banner a person reads (addresses, default credentials,
- * commands to try), or the same as one JSON object with `--log json`; and a warning when it is
- * bound beyond loopback, since its control plane needs no credential.
+ * commands to try, the local CA to trust over HTTPS), or the same as one JSON object with
+ * `--log json`; and a warning when it is bound beyond loopback, since its control plane needs no
+ * credential.
  */
 import type { RunningServer } from '../adapters/server.js'
 import { VERSION } from '../version.js'
@@ -17,6 +18,7 @@ export function listeningEvent(server: RunningServer): Record<string, unknown> {
     time: new Date().toISOString(),
     event: 'listening',
     version: VERSION,
+    pid: process.pid,
     url: server.url,
     host: server.host,
     port: server.port,
@@ -29,6 +31,8 @@ export function listeningEvent(server: RunningServer): Record<string, unknown> {
     clock: emu.clock.state(),
     seed: emu.seed,
     scenarios: emu.scenarios.list().filter((s) => s.active).map((s) => s.name),
+    ...(server.caFile === undefined ? {} : { caFile: server.caFile }),
+    teams: server.teams.list().map(({ name, url, port, main, seed, dashboard }) => ({ name, url, port, main, seed, dashboard })),
     ...(warning ? { warning } : {}),
   }
 }
@@ -43,6 +47,19 @@ export function exposure(server: RunningServer): string | undefined {
   return `svc-mock listens beyond loopback, and its control plane (${server.url}/__svc-mock/) needs no credential: anyone who can reach this port can reset it, switch scenarios on and mint tokens. Bind to 127.0.0.1 unless you need this.`
 }
 
+/** The banner's lines on the user's own routes and the proxy, when there are any. */
+function yours(server: RunningServer, options: CliOptions): string[] {
+  const routes = server.emulator.userRoutes.list()
+  const resources = server.emulator.resources.list()
+  const lines: string[] = []
+  if (routes.length > 0) {
+    const counted = `${routes.length} route${routes.length === 1 ? '' : 's'}${resources.length === 0 ? '' : `, ${resources.length} resource${resources.length === 1 ? '' : 's'} (${resources.map((r) => r.name).join(', ')})`}`
+    lines.push(`  Your routes             ${counted}: GET ${server.emulator.urls.base}/__svc-mock/routes lists them`)
+  }
+  if (options.proxy !== undefined) lines.push(`  Proxy                   every other path goes to ${options.proxy}${options.record === undefined ? '' : `, recorded into ${options.record}`}`)
+  return lines
+}
+
 /** The start-up banner for `--log pretty`. */
 export function banner(server: RunningServer, options: CliOptions): string {
   const emu = server.emulator
@@ -52,10 +69,13 @@ export function banner(server: RunningServer, options: CliOptions): string {
   const clock = emu.clock.state()
   const loopback = isLoopback(server.host)
   const bound = server.host.includes(':') ? `[${server.host}]` : server.host
+  const scheme = new URL(server.url).protocol.replace(':', '')
+  // With the local CA, every curl line says which certificate to trust.
+  const curl = server.caFile === undefined ? 'curl' : `curl --cacert ${server.caFile}`
   const lines = [
     loopback
       ? `svc-mock ${VERSION} listening on ${server.url}`
-      : `svc-mock ${VERSION} listening on http://${bound}:${server.port}${bound === '0.0.0.0' || bound === '[::]' ? ' (every network interface of this machine)' : ''}; from here: ${server.url}`,
+      : `svc-mock ${VERSION} listening on ${scheme}://${bound}:${server.port}${bound === '0.0.0.0' || bound === '[::]' ? ' (every network interface of this machine)' : ''}; from here: ${server.url}`,
     ...(loopback
       ? []
       : [
@@ -67,19 +87,38 @@ export function banner(server: RunningServer, options: CliOptions): string {
     `  OAuth ({auth_url})      ${emu.urls.auth}/oauth2/token, ${emu.urls.auth}/oauth2/authorize, ${emu.urls.auth}/.well-known/openid-configuration`,
     `  Webhooks                ${emu.urls.webhook}/hooks/{token}  (${emu.webhooks.list().map((w) => w.id).join(', ') || 'none'})`,
     `  Dashboard               ${base}/__svc-mock/  (open it in a browser: see the requests, steer scenarios, flows, clock)`,
-    `  Control plane           ${base}/__svc-mock/{health, reset, scenarios, clock, journal, elements, webhooks, oauth-clients, state, events}`,
+    `  Control plane           ${base}/__svc-mock/{health, reset, scenarios, clock, journal, elements, webhooks, oauth-clients, teams, state, events}`,
     `  OpenAPI document        ${base}/__svc-mock/openapi.json`,
+    ...yours(server, options),
+    ...(server.caFile === undefined
+      ? []
+      : [
+          `  TLS                     signed by svc-mock's local CA; trust ${server.caFile}`,
+          `                          (REQUESTS_CA_BUNDLE, NODE_EXTRA_CA_CERTS; also at ${base}/__svc-mock/ca.pem)`,
+        ]),
+    ...teamLines(server),
     '',
     'Default credentials (public test values, from the default fixtures):',
     ...emu.credentials().map((c) => `  ${c.kind.padEnd(17)} ${c.value}  (${c.label})`),
     '',
     'Try:',
-    `  curl -H 'Authorization: AppKey svcmock-app-key' ${sample}`,
-    `  curl -u ci-client:ci-secret -d grant_type=client_credentials ${emu.urls.auth}/oauth2/token`,
+    `  ${curl} -H 'Authorization: AppKey svcmock-app-key' ${sample}`,
+    `  ${curl} -u ci-client:ci-secret -d grant_type=client_credentials ${emu.urls.auth}/oauth2/token`,
     '',
     `Clock: ${clock.mode}${clock.mode === 'real' && clock.timeScale !== 1 ? `, time scale ${clock.timeScale}` : ''}; seed ${emu.seed}.` +
       (on.length > 0 ? ` Scenarios on: ${on.map((s) => s.name).join(', ')}.` : ''),
     options.log === 'pretty' ? 'Requests are logged below. Ctrl+C stops.' : '',
   ]
   return lines.join('\n')
+}
+
+/** The teams made at start, one line each (nothing when there are none: most runs have none). */
+function teamLines(server: RunningServer): string[] {
+  const others = server.teams.list().filter((team) => !team.main)
+  if (others.length === 0) return []
+  return [
+    '',
+    `Teams (each isolated, on its own port; make more with POST ${server.emulator.urls.base}/__svc-mock/teams):`,
+    ...others.map((team) => `  ${team.name.padEnd(22)} ${team.url}  (dashboard ${team.dashboard})`),
+  ]
 }

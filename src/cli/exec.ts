@@ -2,7 +2,10 @@
  * `svc-mock exec -- <command>`: runs a command against a fresh emulator, with the emulator's
  * addresses in its environment, and stops the emulator when the command ends, however it ends.
  * Signals sent to svc-mock, or its parent going away, are passed on to the command; svc-mock exits
- * with the command's code.
+ * with the command's code. Without a terminal (CI), the command runs in its own process group and
+ * signals go to the whole group, so a shell's or npm's children end too (`sh -c 'sleep 31'` left
+ * `sleep` running); at a terminal it stays in the terminal's foreground group, which it needs to
+ * read keys (vitest's watch mode) and which Ctrl-C reaches as a whole.
  */
 import { createLogger } from '../kernel/logger.js'
 import { VERSION } from '../version.js'
@@ -10,6 +13,7 @@ import { listeningEvent } from './banner.js'
 import { type CliIo, reportError } from './io.js'
 import type { CliOptions } from './options.js'
 import { Signals, startFor, watchParent } from './serve.js'
+import { trustEnvironment } from './trust.js'
 
 /** How long `exec` gives its command to exit after passing a signal on, before SIGKILL. */
 const EXEC_KILL_GRACE_MS = 10_000
@@ -29,6 +33,7 @@ export async function execCommand(options: CliOptions, command: readonly string[
     SVC_MOCK_AUTH_URL: urls.auth,
     SVC_MOCK_BASE_URL: urls.base,
     SVC_MOCK_WEBHOOK_URL: urls.webhook,
+    ...(await trustEnvironment(server.caFile, io.env)),
   }
   const [file = '', ...args] = command
   if (options.log === 'pretty') io.err(`svc-mock ${VERSION} listening on ${server.url} (SVC_MOCK_URL); running: ${command.join(' ')}`)
@@ -38,7 +43,16 @@ export async function execCommand(options: CliOptions, command: readonly string[
     let finished = false
     let forwarded: NodeJS.Signals | undefined
     let killTimer: NodeJS.Timeout | undefined
-    const child = spawn(file, args, { stdio: 'inherit', env })
+    const ownGroup = process.platform !== 'win32' && !process.stdin.isTTY
+    const child = spawn(file, args, { stdio: 'inherit', env, detached: ownGroup })
+    const signal = (name: NodeJS.Signals): void => {
+      if (!ownGroup || child.pid === undefined) return void child.kill(name)
+      try {
+        process.kill(-child.pid, name)
+      } catch {
+        // The group is gone already.
+      }
+    }
 
     const finish = (exitCode: number, reason: string): void => {
       if (finished) return
@@ -53,11 +67,11 @@ export async function execCommand(options: CliOptions, command: readonly string[
       )
     }
     // Passes a signal on to the command; if it does not end, SIGKILL after a grace period.
-    const pass = (signal: NodeJS.Signals): void => {
+    const pass = (received: NodeJS.Signals): void => {
       if (finished || child.exitCode !== null || child.signalCode !== null) return
-      forwarded ??= signal
-      child.kill(signal)
-      killTimer ??= setTimeout(() => child.kill('SIGKILL'), EXEC_KILL_GRACE_MS)
+      forwarded ??= received
+      signal(received)
+      killTimer ??= setTimeout(() => signal('SIGKILL'), EXEC_KILL_GRACE_MS)
       killTimer.unref()
     }
     signals.listen(pass)

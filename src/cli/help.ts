@@ -2,7 +2,7 @@
  * The help texts: svc-mock's usage with every flag and its environment twin, and one text for each
  * command (exec, scenarios, help), each ending with where the documentation is.
  */
-import { DEFAULT_HOST, DEFAULT_PORT } from '../adapters/constants.js'
+import { DEFAULT_HOST, DEFAULT_MAX_TEAMS, DEFAULT_PORT } from '../adapters/constants.js'
 import { packagePath } from '../kernel/package-root.js'
 import { HOMEPAGE, VERSION } from '../version.js'
 import type { CliIo } from './io.js'
@@ -37,6 +37,22 @@ const OPTIONS_TEXT = `Options (environment variable in brackets; a flag wins ove
   --token-lifetime S    expires_in of access tokens, in seconds     [SVC_MOCK_TOKEN_LIFETIME] default 899
   --token-algorithm A   RS256, ES256, ES384 or EdDSA                [SVC_MOCK_TOKEN_ALGORITHM] default RS256
   --consent MODE        auto (consent at once) or page (HTML consent page) [SVC_MOCK_CONSENT] default auto
+  --routes PATH         your own routes and resources: a route file or a folder of them
+                        (docs/routes.md); repeatable                [SVC_MOCK_ROUTES, paths separated by ":"]
+  --proxy URL           forward every request no route serves to your real team
+                                                                    [SVC_MOCK_PROXY]
+  --record DIR          with --proxy: write each forwarded exchange as a route file in DIR
+                                                                    [SVC_MOCK_RECORD]
+  --proxy-timeout MS    how long the proxy waits for the team's answer to begin
+                                                                    [SVC_MOCK_PROXY_TIMEOUT] default 30000
+  --https               serve HTTPS, with a certificate signed by svc-mock's local CA
+                        (made once per user; svc-mock ca prints its path) [SVC_MOCK_HTTPS=true]
+  --tls-cert FILE       serve HTTPS with your own certificate (PEM)  [SVC_MOCK_TLS_CERT]
+  --tls-key FILE        its private key (PEM, unencrypted)          [SVC_MOCK_TLS_KEY]
+  --teams N             make N isolated teams at start, team-1 … team-N, each on a free port of its own
+                        (more with POST /__svc-mock/teams; docs/teams.md)   [SVC_MOCK_TEAMS]   default 0
+  --max-teams N         how many teams may run beside the main one (one more: 429)
+                                                                    [SVC_MOCK_MAX_TEAMS] default ${DEFAULT_MAX_TEAMS}
   -h, --help            this text
   -v, --version         the version`
 
@@ -47,13 +63,14 @@ Usage:
   svc-mock exec [options] -- <command…>  start it on a free port, run the command with SVC_MOCK_URL
                                          in its environment, stop it when the command ends
   svc-mock scenarios [options]           list the failure scenarios with what they do
+  svc-mock ca                            print the local CA certificate's path (made if there is none)
   svc-mock help [command]                this text, or a command's
   svc-mock --help | --version
 
 ${OPTIONS_TEXT}
 
 Exit codes: 0 after a clean stop (SIGINT, SIGTERM), 1 when the port is in use or the server fails,
-2 for a bad flag, variable, fixture or scenario file; exec: the command's own code.
+2 for a bad flag, variable, fixture, scenario or route file; exec: the command's own code.
 Dashboard (in a browser) and control plane: http://HOST:PORT/__svc-mock/ once running.
 {docs}`
 
@@ -71,6 +88,14 @@ the command gets SIGTERM too. Nothing is left running either way.
   SVC_MOCK_BASE_URL     {base_url}: the REST API and the control plane (/__svc-mock/)
   SVC_MOCK_WEBHOOK_URL  where webhook addresses live (/hooks/{token})
 
+With --https the addresses are https:// and the command also gets
+  SVC_MOCK_CA_FILE      the local CA certificate's path (svc-mock ca)
+  NODE_EXTRA_CA_CERTS   the same, unless you set it (Node.js trusts it besides its own roots)
+  REQUESTS_CA_BUNDLE    unless you set it: the CA plus Node.js's root certificates, for Python
+                        requests (which reads that one file instead of its own list)
+SSL_CERT_FILE is not set (it would replace every OpenSSL program's trust store): pass
+SVC_MOCK_CA_FILE to your client yourself (httpx: verify=os.environ["SVC_MOCK_CA_FILE"]).
+
 The emulator writes its log to standard error (standard output is the command's).
 Takes every option of svc-mock (svc-mock help). Example:
   svc-mock exec --scenario latency:ms=200 -- npm test
@@ -84,17 +109,28 @@ Switch one on with --scenario NAME[:key=value,...], the x-svc-mock-scenario head
 POST /__svc-mock/scenarios/NAME.
 {docs}`
 
+const CA_HELP = `svc-mock ca
+
+Prints the path of svc-mock's local certificate authority (the certificate that signs what
+svc-mock --https presents), making it first if there is none. Trust it in your client:
+  export REQUESTS_CA_BUNDLE=$(npx svc-mock ca)      # Python requests
+  export NODE_EXTRA_CA_CERTS=$(npx svc-mock ca)     # Node.js, read when node starts
+  curl --cacert "$(npx svc-mock ca)" https://127.0.0.1:4010/__svc-mock/health
+The CA lives in the user's data folder (SVC_MOCK_CA_DIR puts it elsewhere); its private key stays
+there, readable by the user only, and is never printed. With --log json: {"event":"ca","caFile",…}.
+{docs}`
+
 const HELP_HELP = `svc-mock help [command]
 
-Prints the usage of svc-mock, or of one command: exec, scenarios, help.
+Prints the usage of svc-mock, or of one command: exec, scenarios, ca, help.
 {docs}`
 
 /** What the command does: `serve` when no command is named. */
-export type Command = 'serve' | 'exec' | 'scenarios' | 'help'
+export type Command = 'serve' | 'exec' | 'scenarios' | 'ca' | 'help'
 /** The commands a user names on the command line. */
-export const NAMED_COMMANDS = ['exec', 'scenarios', 'help'] as const
+export const NAMED_COMMANDS = ['exec', 'scenarios', 'ca', 'help'] as const
 
-const COMMAND_HELP: Readonly<Record<Command, string>> = { serve: HELP, exec: EXEC_HELP, scenarios: SCENARIOS_HELP, help: HELP_HELP }
+const COMMAND_HELP: Readonly<Record<Command, string>> = { serve: HELP, exec: EXEC_HELP, scenarios: SCENARIOS_HELP, ca: CA_HELP, help: HELP_HELP }
 
 /** `svc-mock help [command]`: prints the usage, or one command's. */
 export function help(topics: readonly string[], io: CliIo): number {

@@ -8,6 +8,7 @@
  */
 import { SvcMockError } from '../kernel/errors.js'
 import { VERSION } from '../version.js'
+import { printCa } from './ca.js'
 import { execCommand } from './exec.js'
 import { type Command, help, helpText, NAMED_COMMANDS } from './help.js'
 import { type CliIo, processIo, reportError } from './io.js'
@@ -36,7 +37,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   try {
     ;({ values, positionals } = parse(flags))
   } catch (error) {
-    return fail(parseProblem(error), 2, 'ERR_USAGE')
+    return fail(parseProblem(error) + forgottenSeparator(argv, split), 2, 'ERR_USAGE')
   }
   try {
     const command = commandOf(positionals)
@@ -56,6 +57,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     } else if (split !== -1) {
       throw new UsageError(`"--" and a command are for svc-mock exec; did you mean svc-mock exec -- ${rest.join(' ')}?`)
     }
+    if (command === 'ca') return await printCa(logFormatHint(argv, io.env), io)
     const options = serverOptions(values, io.env, command === 'exec' ? 0 : undefined)
     if (command === 'scenarios') return await listScenarios(options, io)
     if (command === 'exec') return await execCommand(options, rest, io)
@@ -73,4 +75,11 @@ function commandOf(positionals: readonly string[]): Command {
   if (word === undefined) return 'serve'
   if ((NAMED_COMMANDS as readonly string[]).includes(word)) return word as Command
   throw new UsageError(`unknown command "${word}"${hint(word, NAMED_COMMANDS)} (commands: ${NAMED_COMMANDS.join(', ')}; svc-mock help lists them)`)
+}
+
+/** `svc-mock exec node -e …`: the command's own flags read as svc-mock's; the hint to add `--`. */
+function forgottenSeparator(argv: readonly string[], split: number): string {
+  const exec = argv.indexOf('exec')
+  if (exec === -1 || split !== -1) return ''
+  return `\nWith exec, put -- before the command: svc-mock exec [options] -- ${argv.slice(exec + 1).join(' ')}`
 }

@@ -1,13 +1,18 @@
 /**
  * The flags and their environment twins (`--port` and `SVC_MOCK_PORT`): parsed, checked and turned
- * into the server's options. A flag wins over its variable; a bad one is a UsageError (exit 2) that
- * names whichever was used, and an unknown flag or value names the closest valid one.
+ * into the server's options (the files of `--tls-cert` and `--tls-key` read and checked here too).
+ * A flag wins over its variable; a bad one is a UsageError (exit 2) that names whichever was used,
+ * and an unknown flag or value names the closest valid one.
  */
+import { X509Certificate, createPrivateKey } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
+import { DEFAULT_MAX_TEAMS } from '../adapters/constants.js'
 import type { ServerOptions } from '../adapters/server.js'
 import { closest } from '../kernel/closest.js'
 import { ScenarioError, UnknownScenarioError } from '../kernel/errors.js'
 import type { LogFormat, Logger } from '../kernel/logger.js'
+import type { TlsCertificate } from '../tls/index.js'
 import type { CliIo } from './io.js'
 
 /** The flags parseArgs knows; serverOptions reads each with its environment twin. */
@@ -29,6 +34,15 @@ const OPTIONS = {
   'token-lifetime': { type: 'string' },
   'token-algorithm': { type: 'string' },
   consent: { type: 'string' },
+  routes: { type: 'string', multiple: true },
+  proxy: { type: 'string' },
+  record: { type: 'string' },
+  'proxy-timeout': { type: 'string' },
+  https: { type: 'boolean' },
+  'tls-cert': { type: 'string' },
+  'tls-key': { type: 'string' },
+  teams: { type: 'string' },
+  'max-teams': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const
@@ -63,7 +77,20 @@ export function parseProblem(error: unknown): string {
 }
 
 function exampleOf(flag: string): string {
-  const examples: Record<string, string> = { '--port': '4010', '--host': '127.0.0.1', '--log': 'json', '--clock': 'manual', '--seed': '7', '--scenario': 'latency:ms=2000' }
+  const examples: Record<string, string> = {
+    '--routes': 'routes/',
+    '--proxy': 'https://acme.eu-1.celonis.cloud',
+    '--record': 'recorded/',
+    '--tls-cert': 'cert.pem',
+    '--tls-key': 'key.pem',
+    '--teams': '4',
+    '--port': '4010',
+    '--host': '127.0.0.1',
+    '--log': 'json',
+    '--clock': 'manual',
+    '--seed': '7',
+    '--scenario': 'latency:ms=2000',
+  }
   return examples[flag] ?? '…'
 }
 
@@ -104,6 +131,15 @@ export type ParsedValues = {
   'token-lifetime'?: string
   'token-algorithm'?: string
   consent?: string
+  routes?: string[]
+  proxy?: string
+  record?: string
+  'proxy-timeout'?: string
+  https?: boolean
+  'tls-cert'?: string
+  'tls-key'?: string
+  teams?: string
+  'max-teams'?: string
   help?: boolean
   version?: boolean
 }
@@ -135,6 +171,51 @@ function oneOf<T extends string>(raw: Sourced | undefined, allowed: readonly T[]
     throw new UsageError(`${raw.from} must be one of ${allowed.join(', ')}, got "${raw.value}"${hint(raw.value, allowed)}`)
   }
   return raw.value as T
+}
+
+/** What `startServer({ https })` gets: nothing (HTTP), `true` (the local CA), or the user's pair. */
+function httpsOption(values: ParsedValues, env: CliIo['env']): true | TlsCertificate | undefined {
+  const certFile = pick('--tls-cert', values['tls-cert'], 'SVC_MOCK_TLS_CERT', env)
+  const keyFile = pick('--tls-key', values['tls-key'], 'SVC_MOCK_TLS_KEY', env)
+  if (certFile !== undefined || keyFile !== undefined) {
+    if (certFile === undefined) throw new UsageError(`${keyFile?.from ?? '--tls-key'} needs --tls-cert FILE too (the certificate that goes with the key)`)
+    if (keyFile === undefined) throw new UsageError(`${certFile.from} needs --tls-key FILE too (the certificate's private key)`)
+    return ownPair(certFile, keyFile)
+  }
+  if (values.https) return true
+  const variable = env.SVC_MOCK_HTTPS
+  if (variable === undefined || variable === '' || variable === 'false') return undefined
+  if (variable === 'true') return true
+  throw new UsageError(`SVC_MOCK_HTTPS must be true or false, got "${variable}"`)
+}
+
+function ownPair(certFile: Sourced, keyFile: Sourced): TlsCertificate {
+  const cert = readFlagFile(certFile)
+  const key = readFlagFile(keyFile)
+  let parsed: X509Certificate
+  try {
+    parsed = new X509Certificate(cert)
+  } catch {
+    throw new UsageError(`${certFile.from}: ${certFile.value} is not a PEM certificate`)
+  }
+  let matches: boolean
+  try {
+    matches = parsed.checkPrivateKey(createPrivateKey(key))
+  } catch {
+    throw new UsageError(`${keyFile.from}: ${keyFile.value} is not an unencrypted PEM private key`)
+  }
+  if (!matches) throw new UsageError(`${keyFile.from}: ${keyFile.value} is not the private key of the certificate in ${certFile.value}`)
+  return { cert, key }
+}
+
+function readFlagFile(file: Sourced): string {
+  try {
+    return readFileSync(file.value, 'utf8')
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : String(code ?? error)
+    throw new UsageError(`${file.from}: cannot read ${file.value} (${why})`)
+  }
 }
 
 /** The server's options and the CLI's own: the log format and where the start-up scenarios came from. */
@@ -175,6 +256,26 @@ export function serverOptions(values: ParsedValues, env: CliIo['env'], defaultPo
   const tokenLifetime = integer(pick('--token-lifetime', values['token-lifetime'], 'SVC_MOCK_TOKEN_LIFETIME', env), 1, 10 * 365 * 24 * 3600)
   const tokenAlgorithm = oneOf(pick('--token-algorithm', values['token-algorithm'], 'SVC_MOCK_TOKEN_ALGORITHM', env), ['RS256', 'ES256', 'ES384', 'EdDSA'] as const)
   const consent = oneOf(pick('--consent', values.consent, 'SVC_MOCK_CONSENT', env), ['auto', 'page'] as const)
+  const routes = values.routes ?? env.SVC_MOCK_ROUTES?.split(':').filter((p) => p !== '') ?? []
+  const proxy = pick('--proxy', values.proxy, 'SVC_MOCK_PROXY', env)
+  const record = pick('--record', values.record, 'SVC_MOCK_RECORD', env)
+  const proxyTimeoutMs = integer(pick('--proxy-timeout', values['proxy-timeout'], 'SVC_MOCK_PROXY_TIMEOUT', env), 1, 24 * 3600 * 1000)
+  if (proxy !== undefined) {
+    let url: URL | undefined
+    try {
+      url = new URL(proxy.value)
+    } catch {
+      url = undefined
+    }
+    if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new UsageError(`${proxy.from} must be your team's http or https URL, e.g. https://acme.eu-1.celonis.cloud, got "${proxy.value}"`)
+  }
+  if (record !== undefined && proxy === undefined) throw new UsageError(`${record.from} records what the proxy forwards: give --proxy URL (or SVC_MOCK_PROXY) too`)
+  if (proxyTimeoutMs !== undefined && proxy === undefined) throw new UsageError('--proxy-timeout applies to the proxy: give --proxy URL (or SVC_MOCK_PROXY) too')
+  const https = httpsOption(values, env)
+  const maxTeamsRaw = pick('--max-teams', values['max-teams'], 'SVC_MOCK_MAX_TEAMS', env)
+  const maxTeams = integer(maxTeamsRaw, 0, 1_000_000)
+  const teamsRaw = pick('--teams', values.teams, 'SVC_MOCK_TEAMS', env)
+  const teams = integer(teamsRaw, 0, maxTeams ?? DEFAULT_MAX_TEAMS)
   if (publicUrl !== undefined) {
     try {
       new URL(publicUrl.value)
@@ -200,6 +301,13 @@ export function serverOptions(values: ParsedValues, env: CliIo['env'], defaultPo
     ...(tokenLifetime === undefined ? {} : { tokenLifetime }),
     ...(tokenAlgorithm === undefined ? {} : { tokenAlgorithm }),
     ...(consent === undefined ? {} : { consent }),
+    ...(routes.length === 0 ? {} : { routes }),
+    ...(proxy === undefined ? {} : { proxy: proxy.value }),
+    ...(record === undefined ? {} : { record: record.value }),
+    ...(proxyTimeoutMs === undefined ? {} : { proxyTimeoutMs }),
+    ...(https === undefined ? {} : { https }),
+    ...(teams === undefined ? {} : { teams }),
+    ...(maxTeams === undefined ? {} : { maxTeams }),
   }
 }
 

@@ -1,8 +1,8 @@
 /**
  * The control plane as the OpenAPI document shows it: each route's body is the schema the emulator
  * method checks it with (the domains export them), and the answers are described by the views'
- * shapes. Every change must be sent as JSON (415 otherwise), from no other web page (403) and to a
- * loopback or the emulator's own host name (421).
+ * shapes. A change's body must be sent as JSON (415 otherwise), from no other web page or site
+ * (403) and to a loopback or the emulator's own host name (421).
  */
 import * as z from 'zod'
 import {
@@ -18,7 +18,9 @@ import type { ResponseDoc, RouteDoc } from '../kernel/route.js'
 import { ParamValue } from '../kernel/scenarios/schema.js'
 import { ApproveBody, IssueTokenBody } from './auth.js'
 import { AdvanceBody, scenarioOnBody } from './core.js'
+import { TeamBody } from './teams.js'
 import { ElementInputSchema, StorageSchema, VersionInputSchema } from '../versions/index.js'
+import { RoutesDocumentSchema } from '../user-routes/index.js'
 import { DataStructureSchema, FlowConfigSchema, FlowPatchSchema, WebhookInputSchema, WebhookOptionsSchema } from '../webhooks/index.js'
 
 const ClientInfoSchema = ClientInfoFields.meta({ id: 'OAuthClient' })
@@ -31,12 +33,12 @@ const refused = (description: string): ResponseDoc => json(description, ControlE
 const noContent: ResponseDoc = { description: 'Done.' }
 
 /** The refusals every change can meet (the guards), and a bad body. */
-const FOREIGN_ORIGIN: ResponseDoc = { ...refused('Sent by a page of another origin.'), name: 'ForeignOrigin' }
+const FOREIGN_ORIGIN: ResponseDoc = { ...refused('Sent by a page of another origin (`Origin`) or site (`Sec-Fetch-Site: cross-site` or `same-site`).'), name: 'ForeignOrigin' }
 const MISDIRECTED: ResponseDoc = { ...refused("Addressed to a host name other than loopback or the emulator's own."), name: 'Misdirected' }
 const CHANGE_REFUSALS: Readonly<Record<string, ResponseDoc>> = {
   '400': { ...refused('A bad body or parameter, naming the field.'), name: 'InvalidInput' },
   '403': FOREIGN_ORIGIN,
-  '415': { ...refused('Not sent as `Content-Type: application/json`.'), name: 'NotJson' },
+  '415': { ...refused('A body not sent as `Content-Type: application/json` (a change without a body needs no Content-Type).'), name: 'NotJson' },
   '421': MISDIRECTED,
 }
 const READ_REFUSALS: Readonly<Record<string, ResponseDoc>> = { '403': FOREIGN_ORIGIN, '421': MISDIRECTED }
@@ -126,6 +128,17 @@ const Execution = z.object({
 }).meta({ id: 'Execution' })
 
 const AnyObject = z.record(z.string(), JsonValue)
+const RouteInfo = z.object({ id: z.string(), method: z.string(), path: z.string(), origin: z.string(), summary: z.string() })
+
+const Team = z.object({
+  name: z.string(),
+  url: z.string().meta({ description: 'Its origin: every endpoint, its control plane and its dashboard.' }),
+  port: z.number().int(),
+  main: z.boolean().meta({ description: "The server's own team (it closes only with the server)." }),
+  seed: z.number().int(),
+  dashboard: z.string(),
+}).meta({ id: 'Team' })
+const TEAMS_OFF: ResponseDoc = { ...refused('In-process: teams need the standalone server (each listens on a port of its own).'), name: 'NoTeams' }
 
 /** A route's JSON body (the control plane's own schemas live beside its routes, the rest are the domains'). */
 const body = (schema: z.ZodType): Pick<RouteDoc, 'body' | 'bodyRequired'> => ({ body: { 'application/json': schema }, bodyRequired: true })
@@ -134,10 +147,19 @@ const body = (schema: z.ZodType): Pick<RouteDoc, 'body' | 'bodyRequired'> => ({ 
 export function controlDocs(targetNames: readonly string[]): Readonly<Record<string, RouteDoc>> {
   return {
     'control.health': { responses: { '200': json('Up.', z.object({ status: z.literal('ok'), version: z.string() })), ...READ_REFUSALS } },
-    'control.routes': {
-      responses: { '200': json('Every route.', z.array(z.object({ id: z.string(), method: z.string(), path: z.string(), origin: z.string(), summary: z.string() }))), ...READ_REFUSALS },
-    },
+    'control.routes': { responses: { '200': json('Every route.', z.array(RouteInfo)), ...READ_REFUSALS } },
     'control.openapi': { responses: { '200': json('The OpenAPI 3.1 document.', AnyObject), ...READ_REFUSALS } },
+    'control.ca': {
+      description:
+        "The certificate of svc-mock's local CA (PEM), made once per user in the user's data folder (or `SVC_MOCK_CA_DIR`), on every way in. " +
+        '`svc-mock --https` presents a certificate it signs; trust this one (`REQUESTS_CA_BUNDLE`, `NODE_EXTRA_CA_CERTS`, `curl --cacert`). ' +
+        'A server started with `--tls-cert` presents your own certificate instead, which this CA did not sign. The private key is never served.',
+      responses: {
+        '200': { description: 'The CA certificate.', content: { 'application/pem-certificate-chain': z.string() }, headers: { 'Content-Disposition': '`attachment; filename="svc-mock-ca.pem"`' } },
+        '500': json('The CA folder holds something svc-mock cannot use (the message says how to mend it).', ControlErrorBody),
+        ...READ_REFUSALS,
+      },
+    },
     'control.reset': { responses: { '200': json('Back to the fixtures.', z.object({ status: z.literal('reset'), clock: ClockState })), ...CHANGE_REFUSALS } },
     'control.scenarios.list': { responses: { '200': json('The catalogue.', z.array(ScenarioListing)), ...READ_REFUSALS } },
     'control.scenarios.on': {
@@ -236,6 +258,42 @@ export function controlDocs(targetNames: readonly string[]): Readonly<Record<str
     'control.webhooks.executions': {
       params: { id: 'The webhook id.' },
       responses: { '200': json('The flow\'s runs, in order.', z.array(Execution)), '404': refused('No such webhook.'), ...READ_REFUSALS },
+    },
+    'control.routes.add': {
+      description: 'Your routes and resources, as a route file holds them (docs/routes.md), served at once and until the next reset. A refused document adds nothing: the 400 names the route, the field and the rule.',
+      ...body(RoutesDocumentSchema.meta({ id: 'RoutesDocument' })),
+      responses: { '201': json('The routes it added.', z.array(RouteInfo)), ...CHANGE_REFUSALS },
+    },
+    'control.resources.list': { responses: { '200': json('Your resources.', z.array(z.object({ name: z.string(), path: z.string(), idField: z.string(), count: z.number().int() }))), ...READ_REFUSALS } },
+    'control.resources.records': { params: { name: 'A resource.' }, responses: { '200': json('Its records, in the order they were added.', z.array(AnyObject)), '404': refused('No such resource.'), ...READ_REFUSALS } },
+    'control.resources.get': { params: { name: 'A resource.', id: 'A record\'s id.' }, responses: { '200': json('The record.', AnyObject), '404': refused('No such resource or record.'), ...READ_REFUSALS } },
+    'control.resources.put': {
+      params: { name: 'A resource.' },
+      ...body(AnyObject),
+      responses: { '200': json('Replaced the record with its id.', AnyObject), '201': json('Added (the id is made when absent).', AnyObject), '404': refused('No such resource.'), ...CHANGE_REFUSALS },
+    },
+    'control.resources.delete': { params: { name: 'A resource.', id: 'A record\'s id.' }, responses: { '204': noContent, '404': refused('No such resource or record.'), ...READ_REFUSALS } },
+    'control.teams.list': {
+      responses: { '200': json('Every team of the server, the main one first.', z.array(Team.extend({ current: z.boolean().meta({ description: 'The team whose control plane answered.' }) }))), '501': TEAMS_OFF, ...READ_REFUSALS },
+    },
+    'control.teams.create': {
+      description:
+        "A complete, isolated emulator (store, keys, clock, scenarios, journal, webhooks) seeded from the run's fixtures and then the body's, listening on a port of its own on the same host. " +
+        'Its tokens, keys and codes are refused by every other team. A 400 (a name that is not a DNS label, fixtures or a scenario that fail validation) makes nothing.',
+      body: { 'application/json': TeamBody.meta({ id: 'TeamInput' }) },
+      responses: {
+        '201': json('The team.', Team),
+        '409': refused('A team of that name exists already.'),
+        '429': json('As many teams run as the limit allows (`--max-teams`).', z.object({ error: z.string(), limit: z.number().int() })),
+        '501': TEAMS_OFF,
+        '503': refused('Its port could not be opened; the message says why.'),
+        ...CHANGE_REFUSALS,
+      },
+    },
+    'control.teams.delete': {
+      description: 'Its port takes no more connections once answered; requests in flight there still get their answers.',
+      params: { name: 'The team.' },
+      responses: { '204': noContent, '404': refused('No such team.'), '409': refused('The main team closes only with the server.'), '501': TEAMS_OFF, ...READ_REFUSALS },
     },
     'control.state': { responses: { '200': json('Everything the dashboard shows.', AnyObject), ...READ_REFUSALS } },
     'control.events': {

@@ -12,10 +12,10 @@ import { type Har, toHar } from './har.js'
 import type { Journal, JournalEntry, JournalFilter, JournalWaitOptions } from './journal.js'
 import type { Activation, ScenarioEngine, ScenarioListing } from './scenarios/engine.js'
 import { type ParamValue, SCENARIO_NAME, type ScenarioFile } from './scenarios/schema.js'
+import { parseActivations } from './scenarios/syntax.js'
 
 /** The name of a snapshot of what is on, unless one is given. */
 export const DEFAULT_SNAPSHOT_NAME = 'saved-scenarios'
-import { parseActivations } from './scenarios/syntax.js'
 
 export interface ClockApi {
   now(): Date
@@ -40,11 +40,15 @@ export interface ScenarioSwitch {
   route?: string
 }
 
-export interface ScenariosApi<Targets extends object = object> {
+/** A scenario's name, or its text form with parameters and aim (`latency:ms=2000`). */
+export type ScenarioSpec<Name extends string> = Name | `${Name}:${string}`
+
+/** `Name`: the scenario names it takes (the emulator's public type narrows them to the catalogue's). */
+export interface ScenariosApi<Targets extends object = object, Name extends string = string> {
   list(): ScenarioListing[]
   /** On for the run, or, inside `boundary()`, for that boundary only. Accepts `name:key=value`. */
-  use(name: string, activation?: ScenarioSwitch & Targets): void
-  off(name: string): boolean
+  use(name: ScenarioSpec<Name>, activation?: ScenarioSwitch & Targets): void
+  off(name: Name): boolean
   /** Wraps a test so the scenarios it switches on apply to its own requests only. */
   boundary<Args extends unknown[], R>(fn: (...args: Args) => R): (...args: Args) => R
   /**

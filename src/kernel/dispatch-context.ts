@@ -6,7 +6,7 @@
 import type { Clock, Task } from './clock.js'
 import { HeaderFields } from './headers.js'
 import type { IncomingRequest } from './request.js'
-import type { RequestContext } from './route.js'
+import type { RequestContext, Transport } from './route.js'
 import type { ScenarioDecision } from './scenarios/decide.js'
 import type { SettingsTree } from './settings.js'
 
@@ -17,6 +17,7 @@ import type { SettingsTree } from './settings.js'
  */
 export class DispatchContext implements RequestContext {
   readonly method: string
+  readonly transport: Transport
   readonly url: URL
   readonly headers: Headers
   readonly body: IncomingRequest['body']
@@ -34,8 +35,9 @@ export class DispatchContext implements RequestContext {
   #signal: AbortSignal | undefined = undefined
   #responseHeaders: HeaderFields | undefined = undefined
 
-  constructor(request: IncomingRequest, routeId: string, params: Record<string, string>, receivedAt: number, decision: ScenarioDecision, clock: Clock) {
+  constructor(request: IncomingRequest, transport: Transport, routeId: string, params: Record<string, string>, receivedAt: number, decision: ScenarioDecision, clock: Clock) {
     this.method = request.method
+    this.transport = transport
     this.url = request.url
     this.headers = request.headers
     this.body = request.body

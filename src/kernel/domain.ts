@@ -44,8 +44,17 @@ export interface FixtureRecords {
  * for a field leaves it out.
  */
 export interface Domain<Api extends object = object, State extends object = object> {
-  /** Routes it serves, each on one of the emulator's named addresses. */
+  /**
+   * Routes it serves, each on one of the emulator's named addresses. A domain whose routes change
+   * at run time gives them through a getter and calls `kernel.routesChanged()` after each change.
+   */
   readonly routes: readonly RouteDefinition[]
+  /**
+   * Answers the requests for paths no route serves, in place of the 404 (a proxy to a real
+   * service): never a path some route's pattern matches, nor one under the control plane's prefix.
+   * Its `path` is only shown; at most one domain gives one.
+   */
+  readonly fallback?: RouteDefinition
   /** What `emu` exposes of it in-process (the control plane calls the same methods). */
   readonly api?: Api
   /** Its settings section as the run's options set it (scenarios overlay it). */
@@ -134,6 +143,10 @@ export interface KernelServices {
   readonly baseSettings: () => SettingsTree
   /** Tells watchers (the dashboard) that the state may have moved without a journaled request. */
   readonly changed: () => void
+  /** Every route of every domain defined so far (once the emulator serves: the route table's). */
+  readonly routes: () => readonly RouteDefinition[]
+  /** A domain's `routes` changed at run time: the route table is built again from every domain's. */
+  readonly routesChanged: () => void
   readonly scenarios: ScenarioView
 }
 

@@ -12,6 +12,11 @@ export class SeededIds {
     this.#state = this.#seed
   }
 
+  /** A generator of its own, seeded from this one's seed and `salt`: its draws never shift this one's. */
+  fork(salt: number): SeededIds {
+    return new SeededIds(this.#seed ^ salt)
+  }
+
   /** Back to the start of the sequence. */
   reset(): void {
     this.#state = this.#seed

@@ -8,6 +8,7 @@
 import { JOURNAL_BODY_LIMIT } from './constants.js'
 import type { RequestLine } from './logger.js'
 import type { Redactor } from './redact.js'
+import type { Transport } from './route.js'
 import type { NearMiss } from './unmatched.js'
 
 export interface JournalEntry {
@@ -46,7 +47,7 @@ export interface JournalEntry {
   readonly nearMiss?: NearMiss
 }
 
-export type Transport = 'in-process' | 'server'
+export type { Transport }
 
 /** What the pipeline hands the journal: the raw parts of one exchange. */
 export interface JournalRecord {

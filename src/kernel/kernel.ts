@@ -32,6 +32,8 @@ export type Addresses = Readonly<Record<string, string>>
 export interface KernelOptions<Options extends object, Urls extends Addresses> {
   readonly urls: Urls
   readonly seed: number
+  /** The seed of the ids the emulator makes up at run time (keys, secrets, codes), when not `seed`. */
+  readonly idSeed?: number
   readonly clock: Clock
   readonly logger: Logger
   readonly journalSize: number
@@ -122,6 +124,8 @@ export class Kernel<Options extends object, Urls extends Addresses> {
   #domains: readonly Domain[] = []
   /** Every domain that serves routes, the control plane included (for the OpenAPI document). */
   #serving: readonly Domain[] = []
+  /** The domains made after the run's (the control plane), once `route()` has them. */
+  #others: readonly Domain[] = []
   #targets: readonly ScenarioTarget[] = []
   #startup: Array<{ name: string; activation: Activation }> = []
   #pipeline: Pipeline | undefined
@@ -136,7 +140,7 @@ export class Kernel<Options extends object, Urls extends Addresses> {
     const changed = (): void => this.#changes.notify()
     this.#engine.onChange(changed)
     // Ids the emulator makes up (version ids, keys) come from a seeded generator, restarted on reset.
-    this.#ids = new SeededIds(options.seed)
+    this.#ids = new SeededIds(options.idSeed ?? options.seed)
     this.#journal = new Journal(options.clock, this.#redact, options.journalSize)
     this.services = {
       clock: options.clock,
@@ -147,6 +151,10 @@ export class Kernel<Options extends object, Urls extends Addresses> {
       baseSettings: () => this.#baseSettings,
       changed,
       scenarios: this.#engine,
+      routes: () => [...this.#domains, ...this.#others].flatMap((d) => d.routes),
+      routesChanged: () => {
+        if (this.#pipeline) this.#build()
+      },
     }
   }
 
@@ -195,9 +203,11 @@ export class Kernel<Options extends object, Urls extends Addresses> {
     const loaded = loadSections(setup.fixtures, modules.flatMap((m) => m.schemas.fixtures))
     for (const domain of domains) await domain.load?.({ of: (section) => recordsOf(loaded, section) })
     this.#ids.reset()
-    // Scenarios may be aimed only at routes and targets that exist (the control plane's never count).
-    const scenarioRoutes = domains.flatMap((d) => d.routes.map((r) => r.id))
-    this.#engine.aims = { routes: () => scenarioRoutes, targets: () => this.#targets }
+    // Scenarios may be aimed only at routes and targets that exist now (the control plane's never count).
+    this.#engine.aims = {
+      routes: () => domains.flatMap((d) => [...d.routes, ...(d.fallback ? [d.fallback] : [])].map(({ id, tags }) => ({ id, tags }))),
+      targets: () => this.#targets,
+    }
     this.#startup = (setup.scenarios ?? []).flatMap((item) => {
       if (typeof item === 'string') return parseActivations(item, item, targetNames)
       const { name, ...flat } = item
@@ -229,7 +239,7 @@ export class Kernel<Options extends object, Urls extends Addresses> {
       logger,
       clock: clockApi(clock, changed),
       scenarios: scenariosApi<Targets>(this.#engine, new Set(this.targetNames)),
-      journal: journalApi(this.#journal, clock, () => this.#routes().map((r) => r.definition.id), product),
+      journal: journalApi(this.#journal, clock, () => this.#served().routeIds(), product),
       state,
       subscribe: (listener, options) => hub.subscribe(listener, options),
       disconnect: () => hub.close(),
@@ -263,8 +273,17 @@ export class Kernel<Options extends object, Urls extends Addresses> {
    * the whole emulator and so is made last). Scenario files are checked against every route.
    */
   route(others: readonly Domain[]): void {
-    const routes: RouteDefinition[] = [...this.#domains, ...others].flatMap((d) => d.routes)
-    this.#catalogue.checkErrors(routes)
+    this.#others = others
+    // Scenario files may be aimed at every route, a fallback's included.
+    this.#catalogue.checkRoutes([...this.services.routes(), ...[...this.#domains, ...others].flatMap((d) => (d.fallback ? [d.fallback] : []))])
+    this.#build()
+  }
+
+  /** The pipeline over the routes every domain serves now. */
+  #build(): void {
+    const serving = [...this.#domains, ...this.#others]
+    const routes: RouteDefinition[] = serving.flatMap((d) => d.routes)
+    const fallback = serving.find((d) => d.fallback)?.fallback
     const { clock, logger, urls, routeList } = this.#options
     this.#pipeline = new Pipeline(
       {
@@ -278,8 +297,9 @@ export class Kernel<Options extends object, Urls extends Addresses> {
         routeList,
       },
       routes,
+      fallback,
     )
-    this.#serving = [...this.#domains, ...others]
+    this.#serving = serving
   }
 
   /** Every route with its documentation, for the OpenAPI document. */

@@ -22,6 +22,8 @@ export interface RequestLine {
   readonly scenarios: readonly string[]
   /** Emulator milliseconds from arrival to answer. */
   readonly durationMs: number
+  /** The team that answered, where a server runs several (its main team's lines have none). */
+  readonly team?: string
 }
 
 export interface Logger {
@@ -55,6 +57,7 @@ export function createLogger(format: LogFormat, out: LogSink = stdoutSink, err: 
           scenarios: line.scenarios,
           durationMs: line.durationMs,
           emulatorTime: line.time,
+          ...(line.team === undefined ? {} : { team: line.team }),
         }),
       info: (message) => emit(out, 'info', { event: 'log', msg: message }),
       warn: (message) => emit(err, 'warn', { event: 'log', msg: message }),
@@ -67,7 +70,8 @@ export function createLogger(format: LogFormat, out: LogSink = stdoutSink, err: 
       const status = line.status === 0 ? 'network error' : String(line.status)
       const who = line.identity ? `  ${line.identity}` : ''
       const shaped = line.scenarios.length > 0 ? `  [scenario: ${line.scenarios.join(', ')}]` : ''
-      out(`${line.time.slice(11, 23)}  ${line.method.padEnd(6)} ${line.path} -> ${status}  ${line.route}${who}${shaped}`)
+      const team = line.team === undefined ? '' : `[${line.team}] `
+      out(`${line.time.slice(11, 23)}  ${team}${line.method.padEnd(6)} ${line.path} -> ${status}  ${line.route}${who}${shaped}`)
     },
     info: (message) => out(message),
     warn: (message) => err(`warning: ${message}`),

@@ -11,10 +11,14 @@ import type { RequestBody } from './request.js'
 import type { CompiledPattern } from './router.js'
 import type { SettingsTree } from './settings.js'
 
+/** How a request came in: `in-process` (msw, `emu.handle()`) or `server` (a socket). */
+export type Transport = 'in-process' | 'server'
+
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
 
 export interface RequestContext {
   readonly method: string
+  readonly transport: Transport
   readonly url: URL
   readonly headers: Headers
   /** The body, or null when the request has none; reads are bounded by the route's `bodyLimit`. */
@@ -97,6 +101,11 @@ export interface RouteDefinition {
   readonly unjournaled?: boolean
   /** The JSON answer carries secrets (tokens): the journal keeps it with secret fields redacted. */
   readonly secretResponse?: boolean
+  /**
+   * Groups the route belongs to, which a scenario selects as `@tag` (the auth domain tags every
+   * route its gate guards `gated`, so a gate scenario reaches each of them).
+   */
+  readonly tags?: readonly string[]
   resolve(ctx: RequestContext): Promise<Reply> | Reply
   /** Renders an error thrown while resolving, in this route's wire format. */
   renderError?(error: HttpError, ctx: RequestContext): Reply
@@ -112,6 +121,18 @@ export interface RouteDefinition {
 export interface CompiledRoute {
   readonly definition: RouteDefinition
   readonly pattern: CompiledPattern
+}
+
+/** A route as a scenario selects it: its id and its tags. */
+export interface RouteRef {
+  readonly id: string
+  readonly tags?: readonly string[] | undefined
+}
+
+/** `routeMatches()` for a route id, and `@tag` for every route that carries the tag. */
+export function routeSelected(pattern: string, route: RouteRef): boolean {
+  if (pattern.startsWith('@')) return route.tags?.includes(pattern.slice(1)) ?? false
+  return routeMatches(pattern, route.id)
 }
 
 /** `versions.list` matches itself; `versions.*` or `versions` match every versions route; `*` all. */

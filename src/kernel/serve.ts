@@ -1,7 +1,8 @@
 /**
  * The one way in: `serve(request, transport)` matches the route (method, path, and the address it
  * lives on), applies the scenarios that are on, runs the resolver on the emulator clock, renders
- * errors in the route's wire format, and journals what was answered. The msw handlers, the
+ * errors in the route's wire format, names the scenarios that shaped the answer in its
+ * `x-svc-mock-scenario` header, and journals what was answered. The msw handlers, the
  * node:http server and `emu.handle()` only translate to and from it. A request no route answers
  * is explained by unmatched.ts; routes see the request through dispatch-context.ts; the answer is
  * journaled by record-exchange.ts.
@@ -13,7 +14,7 @@ import { HttpError, PayloadTooLargeError, UnknownScenarioError } from './errors.
 import type { Journal, Transport } from './journal.js'
 import type { Logger } from './logger.js'
 import { type Exchange, recordExchange } from './record-exchange.js'
-import { type FaultKind, type Reply, fault, headersOf, json, text } from './reply.js'
+import { type FaultKind, type Reply, fault, headersOf, isNetworkFault, json, text } from './reply.js'
 import type { IncomingRequest } from './request.js'
 import { RouteTable, compilePattern } from './router.js'
 import type { CompiledRoute, RequestContext, RouteDefinition } from './route.js'
@@ -48,9 +49,12 @@ export class Pipeline {
   readonly #services: PipelineServices
   readonly #targetNames: ReadonlySet<string>
   readonly #unmatched: Unmatched
+  readonly #fallback: RouteDefinition | undefined
 
-  constructor(services: PipelineServices, routes: readonly RouteDefinition[]) {
+  /** `fallback` answers the requests for paths no route serves, in place of the 404. */
+  constructor(services: PipelineServices, routes: readonly RouteDefinition[], fallback?: RouteDefinition) {
     this.#services = services
+    this.#fallback = fallback
     this.#targetNames = new Set(services.targets.map((t) => t.name))
     const seen = new Set<string>()
     this.routes = routes.map((definition) => {
@@ -64,6 +68,11 @@ export class Pipeline {
     this.#unmatched = new Unmatched(this.routes, services.origins, this.#table.methods, services.routeList)
   }
 
+  /** The id of every route a journal entry can name (the fallback's included). */
+  routeIds(): string[] {
+    return [...this.routes.map((r) => r.definition.id), ...(this.#fallback ? [this.#fallback.id] : [])]
+  }
+
   /** The origins the routes live on. */
   origins(): string[] {
     return [...new Set(Object.values(this.#services.origins))]
@@ -74,6 +83,9 @@ export class Pipeline {
     const match = this.#table.match(request.method, request.url.pathname)
     if (match.kind === 'match' && this.#services.origins[match.route.definition.origin] === request.url.origin) {
       return await this.#dispatch(match.route.definition, match.params, request, transport)
+    }
+    if (this.#fallback && match.kind === 'not-found' && !this.#unmatched.own(request.url.pathname)) {
+      return await this.#dispatch(this.#fallback, {}, request, transport)
     }
     const answer = this.#unmatched.answer(request, match)
     const nearMiss = this.#unmatched.nearMiss(request, match)
@@ -102,10 +114,10 @@ export class Pipeline {
       }
       const names = scenarios.targetNames(perRequest)
       const targets = names.size === 0 ? NO_TARGETS : await this.#readTargets(names, definition.id, params, request)
-      decision = scenarios.decide(definition.id, request.method, targets, perRequest)
+      decision = scenarios.decide(definition, request.method, targets, perRequest)
     }
 
-    const ctx = new DispatchContext(request, definition.id, params, receivedAt, decision, clock)
+    const ctx = new DispatchContext(request, transport, definition.id, params, receivedAt, decision, clock)
 
     const declared = request.body?.length
     const run = async (tracked?: Task): Promise<Reply> => {
@@ -124,6 +136,7 @@ export class Pipeline {
     }
     const added = ctx.addedHeaders
     if (reply.fault === undefined && added !== undefined) addMissing(reply.headers, added)
+    if (decision.scenarios.length > 0 && !isNetworkFault(reply)) reply = namingScenarios(reply, decision.scenarios)
     if (decision.usedUp.length > 0) scenarios.announce(decision.usedUp)
     return this.#finish(reply, { request, transport, routeId: definition.id, receivedAt, scenarios: decision.scenarios, ctx, definition })
   }
@@ -181,6 +194,17 @@ function faultAnswer(kind: FaultKind): Reply {
   if (kind !== 'cut-body') return fault(kind)
   const whole = JSON.stringify({ error: 'svc-mock cut this response short (scenario fault "cut-body")' })
   return fault('cut-body', { status: 200, headers: headersOf({ 'content-type': 'application/json; charset=utf-8' }), body: whole })
+}
+
+/**
+ * The answer with `x-svc-mock-scenario` naming the scenarios that shaped it (as the journal records
+ * them), so a scenario left on explains the answer itself; on a copy of the headers, which a route
+ * may share between answers.
+ */
+function namingScenarios(reply: Reply, names: readonly string[]): Reply {
+  const headers = headersOf(reply.headers)
+  headers.set(SCENARIO_HEADER, names.join(', '))
+  return { ...reply, headers }
 }
 
 function errorMessage(error: unknown): string {

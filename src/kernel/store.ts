@@ -6,8 +6,8 @@
  * `seed()` records the fixture baseline; `reset()` returns to it by undoing only the keys changed
  * since, so a reset costs microseconds, not a re-validation of every record.
  *
- * A collection deletes with a linear scan (about 90 ms at 250,000 records), so a large store is
- * split into shards by key: each record lives in the collection its key hashes to.
+ * A collection deletes with a linear scan, so a large store is split into shards by key: each
+ * record lives in the collection its key hashes to.
  *
  * A collection writes asynchronously; until a write lands, reads see it already, and writes land
  * in the order they were made. So a read-modify-write (a consent granted twice at once) never

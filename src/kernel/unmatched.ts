@@ -98,10 +98,15 @@ export class Unmatched {
     return differences(method, url, route, this.#origins[route.definition.origin] ?? '')
   }
 
+  /** Whether a path lies under the emulator's own prefix (the first segment of a control route's path). */
+  own(pathname: string): boolean {
+    const first = pathname.split('/')[1] ?? ''
+    return this.#routes.some((r) => r.definition.control && r.definition.path.split('/')[1] === first)
+  }
+
   /** The routes a missed path is compared with: the emulator's own under its prefix, the platform's elsewhere. */
   #neighbours(pathname: string): CompiledRoute[] {
-    const first = pathname.split('/')[1] ?? ''
-    const own = this.#routes.some((r) => r.definition.control && r.definition.path.split('/')[1] === first)
+    const own = this.own(pathname)
     return this.#routes.filter((r) => (r.definition.control ?? false) === own)
   }
 }

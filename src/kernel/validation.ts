@@ -35,7 +35,34 @@ export function allProblems(error: z.ZodError): ValidationProblem[] {
 
 function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys') return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`
+  if (issue.code === 'invalid_union' && issue.errors.length > 0) return describeUnion(issue.errors, 'input' in issue ? kindOf(issue.input) : undefined)
   return issue.message
+}
+
+/**
+ * A value that fits none of a union's types: zod says only "Invalid input", so this says what each
+ * alternative expects and what was received (`expected a number or {"$param": …}, received string`).
+ */
+function describeUnion(branches: readonly (readonly z.core.$ZodIssue[])[], input: string | undefined): string {
+  const wanted = [...new Set(branches.map((issues) => (issues[0] ? expectation(issues[0]) : 'something else')))]
+  const received = input ?? branches.flat().map((issue) => /received (\w+)/.exec(issue.message)?.[1]).find((type) => type !== undefined)
+  const alternatives = wanted.length > 1 ? `${wanted.slice(0, -1).join(', ')} or ${wanted.at(-1) ?? ''}` : (wanted[0] ?? '')
+  return `expected ${alternatives}${received === undefined ? '' : `, received ${received}`}`
+}
+
+/** The JSON type of a value, as zod names it (`received string`); parse with `reportInput` to have it. */
+function kindOf(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value
+}
+
+const TYPE_WORDS: Readonly<Record<string, string>> = { number: 'a number', int: 'a whole number', string: 'a string', boolean: 'true or false', object: 'an object', array: 'an array', null: 'null' }
+
+/** What one alternative of a union expects, in words; a schema's own message (`expected {"$param": …}`) wins. */
+function expectation(issue: z.core.$ZodIssue): string {
+  const where = issue.path.length > 0 ? `${formatPath(issue.path)}: ` : ''
+  if (issue.code === 'invalid_type' && issue.message.startsWith('Invalid input')) return `${where}${TYPE_WORDS[issue.expected] ?? issue.expected}`
+  if (issue.code === 'invalid_value') return `${where}one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`
+  return `${where}${issue.message.replace(/^expected /, '')}`
 }
 
 /** Parses a control-plane body or value; a failure answers 400 naming the field and the rule. */

@@ -4,7 +4,7 @@
  * type the code builds).
  */
 import * as z from 'zod'
-import { RATE_LIMIT_HEADERS, RateLimitBody } from '../auth/index.js'
+import { RATE_LIMIT_HEADERS } from '../auth/index.js'
 import { JsonValue } from '../kernel/json.js'
 import type { RouteDoc } from '../kernel/route.js'
 import { API_VERSION } from './constants.js'
@@ -14,7 +14,7 @@ import type { OperationResultBody } from './wire.js'
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
 
-/** The platform's OperationResult: every 4xx and 5xx of the operation (401 and 403 with `type` Unauthorized). */
+/** The platform's OperationResult: every 4xx and 5xx of the operation (401 and 403 with `type` Unauthorized; the 429 of a rate limit too). */
 export const OperationResult = z.object({
   data: z.array(z.object({ error: z.string() })),
   message: z.string().meta({ description: '`An error occurred.`' }),
@@ -63,7 +63,7 @@ const list = (description: string): z.ZodOptional<z.ZodString> => z.string().opt
 export const VERSIONS_DOC: RouteDoc = {
   description:
     'The versions of an element, oldest first: expired, released, inProcess. Needs a valid credential and `read` on the storage (and the scope --versions-scope names, none by default). ' +
-    'An unknown storage, facet, view or element is a 404, and every error has the platform\'s OperationResult body.',
+    'A storage the caller may not read is a 403, known or not; to a caller that may read it, an unknown storage, facet, view or element is a 404. Every error has the platform\'s OperationResult body.',
   params: {
     collectionId: 'The collection, e.g. acme-collection.',
     storageId: 'The storage (tenant), e.g. acme-tenant.',
@@ -73,7 +73,7 @@ export const VERSIONS_DOC: RouteDoc = {
   },
   query: z.object({
     $resources: list(`Comma-separated, any of ${RESOURCES.join(', ')}; absent: all.`),
-    $select: list('Comma-separated attribute and relation names to keep (id, versionId, type, state, facetName and displayNames always remain).'),
+    $select: list('Comma-separated attribute and relation names to keep. Of the other fields only id, versionId, type, state, facetName and displayNames remain (stereotype, children, content, rootPath and setReadOnly are left out).'),
     $expandRelated: list('Comma-separated relation names whose items become full elements.'),
     $filter: list("The platform's filter syntax: name -eq 'x', -ne, contains(attr,'x'), StartsWith(attr,'x'), EndsWith(attr,'x'), IsNull(attr), AND, OR, parentheses."),
     $page: z.string().regex(/^\d+$/).optional().meta({ description: 'Page number, from 1.' }),
@@ -90,9 +90,9 @@ export const VERSIONS_DOC: RouteDoc = {
     },
     '400': { description: 'A bad query option or api-version.', content: { 'application/json': OperationResult } },
     '401': { description: 'No, an unknown or an expired credential (`type` Unauthorized).', content: { 'application/json': OperationResult }, headers: { 'WWW-Authenticate': 'Bearer, with the error.' } },
-    '403': { description: 'A missing scope or permission (`type` Unauthorized).', content: { 'application/json': OperationResult } },
-    '404': { description: 'Unknown storage, facet, view or element.', content: { 'application/json': OperationResult } },
-    '429': { description: 'Scenario `rate-limited`.', content: { 'application/json': RateLimitBody }, headers: RATE_LIMIT_HEADERS },
+    '403': { description: 'A missing scope or permission (`type` Unauthorized); a storage the caller may not read is a 403 whether it exists or not.', content: { 'application/json': OperationResult } },
+    '404': { description: 'Unknown storage, facet, view or element, to a caller that may read the storage.', content: { 'application/json': OperationResult } },
+    '429': { description: 'Scenario `rate-limited`, in the operation\'s error body, with the rate-limit headers.', content: { 'application/json': OperationResult }, headers: RATE_LIMIT_HEADERS },
     '500': { description: 'Scenario `versions-server-error` (`type` Critical).', content: { 'application/json': OperationResult } },
   },
 }

@@ -5,7 +5,7 @@
  * `emu.elements` and `emu.storages`.
  */
 import type { z } from 'zod'
-import { authDomain } from '../auth/index.js'
+import { authDomain, gated } from '../auth/index.js'
 import type { Domain, DomainModule, DomainSchemas } from '../kernel/domain.js'
 import { ElementAdmin } from './admin.js'
 import { type VersionsApi, versionsApi } from './api.js'
@@ -68,7 +68,7 @@ export const versionsDomain: DomainModule<'versions', VersionsOptions, Domain<Ve
     const admin = new ElementAdmin(store, { baseUrl, newId })
     return {
       routes: [
-        {
+        gated({
           id: 'versions.list',
           method: 'GET',
           path: VERSIONS_PATH,
@@ -78,7 +78,7 @@ export const versionsDomain: DomainModule<'versions', VersionsOptions, Domain<Ve
           renderError: (error) => renderVersionsError(error),
           scenarioErrors: VERSIONS_SCENARIO_ERRORS,
           scenarioError: (code, ctx, message) => versionsScenarioError(code, ctx.params.elementId ?? '', message),
-        },
+        }),
       ],
       api: versionsApi(admin),
       docs: async () => ({ 'versions.list': (await import('./docs.js')).VERSIONS_DOC }),

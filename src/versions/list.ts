@@ -1,7 +1,8 @@
 /**
  * The versions operation, `GET {base_url}/…/elements/{elementId}/versions`: access (a valid
  * credential, `read` on the storage, the scope the settings name), `api-version`, the query
- * options, the lookups (404 for an unknown storage, facet, view or element), `$filter`, paging,
+ * options, the lookups (404 for an unknown storage, facet, view or element, once the caller may
+ * read the storage: without `read` on it, known or not, it is the gate's 403), `$filter`, paging,
  * and the answer: the stored JSON bytes of each version as they are, or parsed and reshaped when
  * `$resources`, `$select` or `$expandRelated` ask for it.
  */

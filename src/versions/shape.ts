@@ -1,8 +1,9 @@
 /**
  * Reshapes a version's Element JSON for the query options: `$resources` (which parts),
- * `$select` (which attributes and relations; id, versionId, type, state, facetName and
- * displayNames always stay) and `$expandRelated` (references become full elements, keeping their
- * creationId and expandUri). The order of fields stays the platform's.
+ * `$select` (only the named attributes and relations; of the other fields only id, versionId,
+ * type, state, facetName and displayNames stay, as the description says) and `$expandRelated`
+ * (references become full elements, keeping their creationId and expandUri). The order of
+ * fields stays the platform's.
  */
 import type { VersionsQuery } from './query.js'
 import { decodeElement } from './records.js'
@@ -18,12 +19,15 @@ export interface ShapeContext {
 }
 
 const RESOURCE_FIELDS = new Set(['displayNames', 'attributes', 'related', 'children', 'content', 'rootPath'])
+/** The fields `$select` keeps beside the named attributes and relations (stereotype, children, content, rootPath, setReadOnly go). */
+const SELECT_KEEPS = new Set(['id', 'versionId', 'type', 'state', 'facetName', 'displayNames', 'attributes', 'related'])
 
 export function shapeElement(element: ElementJson, ctx: ShapeContext): ElementJson {
   const { resources, select } = ctx.query
   const out: ElementJson = {}
   for (const [key, value] of Object.entries(element)) {
     if (RESOURCE_FIELDS.has(key) && !resources.has(key as never)) continue
+    if (select && !SELECT_KEEPS.has(key)) continue
     if (key === 'attributes' && select) out[key] = pick(value as Record<string, unknown>, select)
     else if (key === 'related') out[key] = shapeRelated(value as Record<string, ElementJson[]>, ctx)
     else out[key] = value

@@ -3,8 +3,9 @@
  * (or `values`, or both, as the settings say), built from each version's stored JSON bytes.
  * Errors: the platform's OperationResult,
  * `{"data":[{"error":"…"}],"message":"An error occurred.","output":"Volatile","type":"Error"}`;
- * the platform renders both enums as strings. Every 4xx of the operation uses it, 401 and 403
- * included (`type` `Unauthorized`); the platform's rate-limit answer (429) keeps its own body.
+ * the platform renders both enums as strings. Every 4xx of the operation uses it ("Error 4xx:
+ * error body"), 401 and 403 included (`type` `Unauthorized`), and the 429 of a rate limit (with
+ * the rate-limit headers).
  */
 import { ApiAccessError, RateLimitError } from '../auth/index.js'
 import { HttpError } from '../kernel/errors.js'
@@ -77,7 +78,7 @@ export const notFound = (message: string): VersionsError => new VersionsError(40
  * does (`Unauthorized`, `Access is denied`, its documented texts), never svc-mock's reason.
  */
 export function renderVersionsError(error: HttpError): Reply {
-  if (error instanceof RateLimitError) return error.toReply()
+  if (error instanceof RateLimitError) return json(operationResult([error.message]), { status: 429, headers: error.headers() })
   if (error instanceof ApiAccessError) {
     return json(operationResult([error.platformText()], 'Unauthorized'), { status: error.status, headers: error.headers() })
   }

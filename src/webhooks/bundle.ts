@@ -1,15 +1,19 @@
 /**
  * The bundle: what the flow receives for one call. The body's fields, then the query string's
  * (the query wins on a clash); a name sent more than once becomes an array; files are
- * collections `{name, mime, data}`. The webhook's options add the raw JSON text (`value`), the
- * request headers (`__IMTHEADERS__`) and the method (`__IMTMETHOD__`). Also the journal's summary
- * of a bundle (file bytes counted, credentials redacted).
+ * collections `{name, mime, data}`. JSON pass-through gives the raw JSON text as `value` (the body
+ * unparsed); the other options add the
+ * request headers (`__IMTHEADERS__`) and the method (`__IMTMETHOD__`). The headers are those of
+ * the call the flow receives: the gateway's mark `x-service-authenticated: true` on a call it
+ * authenticated, without the `Authorization` it consumed, and never a caller's own mark. Also the
+ * journal's summary of a bundle (file bytes counted, credentials redacted).
  */
 import { SCENARIO_HEADER } from '../kernel/constants.js'
 import { REDACTED } from '../kernel/redact.js'
 import type { Bundle, FileValue, WebhookOptions } from './model.js'
 import type { Payload } from './payload.js'
 import type { Pair } from './urlencoded.js'
+import { AUTHENTICATED_HEADER } from './wire.js'
 
 export const HEADERS_FIELD = '__IMTHEADERS__'
 export const METHOD_FIELD = '__IMTMETHOD__'
@@ -23,6 +27,8 @@ export interface BundleSource {
   readonly query: readonly Pair[]
   readonly payload: Payload
   readonly options: WebhookOptions
+  /** The gateway authenticated the caller (a webhook secured for public use): the call carries its mark. */
+  readonly authenticated: boolean
 }
 
 export function buildBundle(source: BundleSource): Bundle {
@@ -34,8 +40,8 @@ export function buildBundle(source: BundleSource): Bundle {
   const query = new Map<string, unknown>()
   addRepeated(query, source.query)
   for (const [name, value] of query) fields.set(name, value)
-  if (options.jsonPassThrough && payload.raw !== undefined) fields.set('value', payload.raw)
-  if (options.requestHeaders) fields.set(HEADERS_FIELD, requestHeaders(source.headers))
+  if (payload.raw !== undefined) fields.set('value', payload.raw)
+  if (options.requestHeaders) fields.set(HEADERS_FIELD, requestHeaders(source.headers, source.authenticated))
   if (options.requestMethod) fields.set(METHOD_FIELD, source.method)
   return Object.fromEntries(fields)
 }
@@ -52,11 +58,23 @@ function addRepeated(target: Map<string, unknown>, pairs: ReadonlyArray<readonly
   }
 }
 
-function requestHeaders(headers: Headers): Array<{ name: string; value: string }> {
+/**
+ * The headers of the call the flow receives, in the caller's header order (alphabetical). A
+ * caller's `x-service-authenticated` is dropped on every webhook, so the mark cannot be forged;
+ * on an authenticated call the gateway's own mark takes its place and the `Authorization` it
+ * consumed is not passed on.
+ */
+function requestHeaders(headers: Headers, authenticated: boolean): Array<{ name: string; value: string }> {
   const out: Array<{ name: string; value: string }> = []
   headers.forEach((value, name) => {
-    if (!OWN_HEADER.test(name) && name !== SCENARIO_HEADER) out.push({ name, value })
+    if (OWN_HEADER.test(name) || name === SCENARIO_HEADER || name === AUTHENTICATED_HEADER) return
+    if (authenticated && name === 'authorization') return
+    out.push({ name, value })
   })
+  if (authenticated) {
+    const at = out.findIndex((entry) => entry.name > AUTHENTICATED_HEADER)
+    out.splice(at === -1 ? out.length : at, 0, { name: AUTHENTICATED_HEADER, value: 'true' })
+  }
   return out
 }
 

@@ -13,7 +13,8 @@ const Multipart = z.record(z.string(), z.string()).meta({ description: 'Text fie
 export const RECEIVE_DOC: RouteDoc = {
   description:
     'A call to a webhook: the query string and the body (JSON, urlencoded form, multipart with files, or text) become the bundle its flow receives, ' +
-    'validated against the data structure. Every method but OPTIONS is accepted like POST. A secured webhook needs `Authorization` (AppKey or Bearer). ' +
+    'validated against the data structure (with JSON pass-through a JSON body is not parsed or validated: the flow gets its text as `value`). Every method but OPTIONS is accepted like POST. A secured webhook needs `Authorization` (AppKey or Bearer); the call its flow receives then carries ' +
+    '`x-service-authenticated: true` instead of that `Authorization`. A caller\'s own `x-service-authenticated` never reaches a flow. ' +
     'The answer is `Accepted` at once, or the flow\'s webhook-response step.',
   params: { token: 'The webhook\'s address token (a default webhook\'s is its name: orders, uploads, sync-reply, secured, paused, learning).' },
   query: z.object({}).catchall(z.string()).meta({ description: 'Any parameters: they join the bundle (query wins on a clash).' }),
@@ -28,7 +29,7 @@ export const RECEIVE_DOC: RouteDoc = {
     '200': {
       description: `\`${ACCEPTED_TEXT}\` (the call is queued or processed), or the flow's webhook-response step (any status, headers and body).`,
       content: { 'text/plain': z.literal(ACCEPTED_TEXT) },
-      headers: { [AUTHENTICATED_HEADER]: '`true` when a secured webhook accepted the credential.' },
+      headers: { [AUTHENTICATED_HEADER]: '`true` when a secured webhook accepted the credential (the call the flow receives carries it too).' },
     },
     '400': { description: `\`${QUEUE_FULL_TEXT}\`, or the validation failure naming the field and the rule.`, content: { 'text/plain': z.string() } },
     '401': { description: `\`${UNAUTHORIZED_TEXT}\`: a secured webhook without a valid credential.`, content: { 'text/plain': z.literal(UNAUTHORIZED_TEXT) } },

@@ -5,7 +5,7 @@
  * `emu.webhooks`. Secured webhooks authenticate through the access gate of the auth domain.
  */
 import type { z } from 'zod'
-import { type AccessGate, authDomain } from '../auth/index.js'
+import { type AccessGate, authDomain, gated } from '../auth/index.js'
 import type { Domain, DomainModule, DomainSchemas, KernelServices, ScenarioTarget } from '../kernel/domain.js'
 import { readSection } from '../kernel/settings.js'
 import { HOOK_PATH, PAYLOAD_LIMIT } from './constants.js'
@@ -128,7 +128,8 @@ function defineWebhooks(kernel: KernelServices, webhookUrl: string, gate: Access
         summary: 'CORS preflight of a webhook address: 200 ok',
         resolve: (ctx) => preflight(ctx.headers),
       },
-      {
+      // Secured webhooks go through the gate (an unsecured one takes no credential and the gate lets it be).
+      gated({
         id: RECEIVE,
         method: '*',
         path: HOOK_PATH,
@@ -137,7 +138,7 @@ function defineWebhooks(kernel: KernelServices, webhookUrl: string, gate: Access
         bodyLimit: PAYLOAD_LIMIT,
         tooLarge: () => tooLarge(),
         resolve: (ctx) => receive(ctx, { gate, clock, store: service.store, runner: service.runner, onError: (error) => kernel.logger.error('a webhook flow failed', error) }),
-      },
+      }),
     ],
     api: {
       webhooks: {

@@ -2,7 +2,8 @@
  * The intake: one call to `{webhook_url}` from arrival to answer. In order: the address (410),
  * the credential of a webhook secured for public use (401), a full queue (400 `Queue is full.`,
  * for any call), the body (400 when it cannot be read; 413 past 5 MB, decided by the pipeline and the body),
- * the bundle, learning and validation against the data structure (400), then the answer: 200 `Accepted` at once, or,
+ * the bundle, learning and validation against the data structure (400; not for a JSON body under
+ * JSON pass-through, which is not parsed), then the answer: 200 `Accepted` at once, or,
  * when the flow has a webhook-response step and is active, whatever the run answers, or 500 when
  * it has not answered 40 s (emulator time) after the call arrived.
  */
@@ -50,19 +51,21 @@ export async function receive(ctx: RequestContext, deps: IntakeDeps): Promise<Re
   // A full queue refuses any call, valid or not, before its body is read.
   deps.runner.checkRoom(id, { ...webhook.flow, ...settings.flow })
 
-  const payload = await readPayload(ctx)
+  const payload = await readPayload(ctx, webhook.options.jsonPassThrough)
   const query = parseUrlencoded(ctx.url.search.slice(1), undefined, 'The query string')
-  let bundle = buildBundle({ method, headers: ctx.headers, query, payload, options: webhook.options })
+  let bundle = buildBundle({ method, headers: ctx.headers, query, payload, options: webhook.options, authenticated: webhook.secured })
   ctx.journalBody = summarizeBundle(bundle)
 
   // Read again: the webhook may have learnt its structure, or gone, while the body streamed in.
   let current = deps.store.get(id)
   if (!current) throw webhookGone()
+  // JSON pass-through: the body is not parsed, so the data structure is neither learnt nor applied.
+  const unparsed = payload.kind === 'json-text'
   // Learning mode: the call teaches the structure, kept only once the call is accepted (a sample
   // its own structure refuses, such as `[1e400]`, teaches nothing).
-  const learning = current.learning
+  const learning = current.learning && !unparsed
   if (learning) current = { ...current, learning: false, dataStructure: learnStructure(bundle) }
-  const structure = withExtraFields(current.dataStructure, settings.extraFields)
+  const structure = unparsed ? null : withExtraFields(current.dataStructure, settings.extraFields)
   if (structure) {
     const validation = validateBundle(structure, bundle)
     if (!validation.ok) throw validationFailed(validation.problems)
@@ -98,9 +101,10 @@ function answer(result: RunResult | undefined): Reply {
   }
 }
 
+/** A secured webhook takes any valid credential, through the gate (its rate limit included); no permission is needed. */
 async function authenticate(ctx: RequestContext, gate: AccessGate): Promise<void> {
   try {
-    await gate.authenticate(ctx)
+    await gate.check(ctx)
   } catch (error) {
     if (error instanceof ApiAccessError) throw unauthorized(error.message)
     throw error

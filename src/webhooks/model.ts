@@ -103,7 +103,7 @@ export type FlowPatch = z.infer<typeof FlowPatch>
 export type FlowPatchInput = z.input<typeof FlowPatch>
 
 export const WebhookOptions = z.strictObject({
-  /** Adds the raw body text to the bundle as `value`. */
+  /** A JSON body is not parsed or validated: the flow receives its raw text as `value`. */
   jsonPassThrough: z.boolean().default(false),
   /** Adds `__IMTHEADERS__`: the request headers as `[{name, value}]`, names in lower case. */
   requestHeaders: z.boolean().default(false),

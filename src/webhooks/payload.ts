@@ -2,6 +2,7 @@
  * A call's payload, read as its Content-Type says: a query string (GET and anything without a
  * body), `application/x-www-form-urlencoded`, `multipart/form-data` (text fields and files),
  * `application/json`, and text (`text/*`, XML, or no Content-Type), which arrives as `value`.
+ * With JSON pass-through a JSON body is only decoded, never parsed: its text is what the flow gets.
  * Bodies stream through a parser; anything that cannot be read is a 400 with the reason.
  */
 import { NESTING_RULE, nestsDeeperThan } from '../kernel/nesting.js'
@@ -12,7 +13,8 @@ import { malformedBody } from './wire.js'
 import { MultipartParser, boundaryOf } from './multipart.js'
 import { type Pair, parseUrlencoded } from './urlencoded.js'
 
-export type PayloadKind = 'none' | 'json' | 'form' | 'multipart' | 'text'
+/** `json-text`: a JSON body kept as its text, unparsed (JSON pass-through). */
+export type PayloadKind = 'none' | 'json' | 'json-text' | 'form' | 'multipart' | 'text'
 
 export interface Payload {
   readonly kind: PayloadKind
@@ -22,7 +24,7 @@ export interface Payload {
   readonly object: Readonly<Record<string, unknown>> | undefined
   /** The `value` of a text body, or of a JSON body that is not an object. */
   readonly value: unknown
-  /** The body's text as sent (JSON), for JSON pass-through. */
+  /** The body's text as sent (a JSON body under JSON pass-through), unparsed. */
   readonly raw: string | undefined
 }
 
@@ -36,7 +38,8 @@ function isTextType(type: string): boolean {
   return type.startsWith('text/') || type === 'application/xml' || (type.startsWith('application/') && type.endsWith('+xml'))
 }
 
-export async function readPayload(ctx: RequestContext): Promise<Payload> {
+/** `passThrough`: the webhook's JSON pass-through option (a JSON body is then not parsed or checked). */
+export async function readPayload(ctx: RequestContext, passThrough: boolean): Promise<Payload> {
   const body = ctx.body
   if (ctx.method === 'GET' || ctx.method === 'HEAD' || body === null || body.length === 0) return NONE
   const media = parseMediaType(ctx.headers.get('content-type'))
@@ -61,6 +64,7 @@ export async function readPayload(ctx: RequestContext): Promise<Payload> {
   if (type !== undefined && isJsonType(type)) {
     const { text } = await readText(body, charset, 'The JSON body')
     if (text.trim() === '') return NONE
+    if (passThrough) return { kind: 'json-text', pairs: [], object: undefined, value: undefined, raw: text }
     let parsed: unknown
     try {
       parsed = JSON.parse(text)
@@ -74,7 +78,7 @@ export async function readPayload(ctx: RequestContext): Promise<Payload> {
       pairs: [],
       object: isObject ? (parsed as Record<string, unknown>) : undefined,
       value: isObject ? undefined : parsed,
-      raw: text,
+      raw: undefined,
     }
   }
   if (type === undefined || isTextType(type)) {

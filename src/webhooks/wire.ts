@@ -22,7 +22,7 @@ export const TOO_LARGE_TEXT = 'Payload Too Large'
 export const CALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
 export const CORS_METHODS = 'GET, PUT, POST, PATCH, DELETE, HEAD, OPTIONS'
 
-/** Header on an answer to a call to a webhook secured for public use that carried a good credential. */
+/** The gateway's mark on a call to a webhook secured for public use that carried a good credential: on the call the flow receives, and on the answer. */
 export const AUTHENTICATED_HEADER = 'x-service-authenticated'
 
 export type WebhookProblem = 'gone' | 'unauthorized' | 'malformed' | 'invalid' | 'queue-full' | 'method'
@@ -89,9 +89,9 @@ export function timedOut(): Reply {
   return text(TIMED_OUT_TEXT, { status: 500 })
 }
 
-/** 413; the connection is closed after it, as gateways do, rather than kept to drain the rest of the upload. */
+/** 413. Over a socket the server reads the rest of the upload (bounded) before it closes the connection or keeps it (adapters/node-http.ts). */
 export function tooLarge(): Reply {
-  return text(TOO_LARGE_TEXT, { status: 413, headers: { connection: 'close' } })
+  return text(TOO_LARGE_TEXT, { status: 413 })
 }
 
 /** CORS preflight: 200 `ok`. */

@@ -59,4 +59,23 @@ function textInView(el, text) {
   return drawn.left >= box.left - 1 && drawn.right <= box.right + 1
 }
 
-Object.assign(window, { layoutProblems, textInView })
+
+/**
+ * How far the page and the journal reach: the document's size and scroll, the window's size, and
+ * the journal list's full and shown height.
+ */
+function pageExtent() {
+  const journal = document.querySelector('#journal-list')
+  return {
+    page: document.documentElement.scrollHeight,
+    pageWidth: document.documentElement.scrollWidth,
+    window: window.innerHeight,
+    windowWidth: window.innerWidth,
+    journal: journal?.scrollHeight ?? 0,
+    journalShown: journal?.clientHeight ?? 0,
+    journalScrolled: journal?.scrollTop ?? 0,
+    scrolled: window.scrollY,
+  }
+}
+
+Object.assign(window, { layoutProblems, textInView, pageExtent })

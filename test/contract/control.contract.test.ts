@@ -1,8 +1,15 @@
 /**
  * The control plane under /__svc-mock/ (and, through the harness, the same operations the
- * in-process emulator exposes): health, reset, clock, journal, storages, elements.
+ * in-process emulator exposes): health, reset, clock, journal, storages, elements. Other web
+ * pages cannot use it: a cross-site form post cannot change anything (415: a change with a body
+ * must be JSON), a page of another origin or site is refused (403) unless it only follows a link
+ * here, and nothing it asked for happened.
  */
+import { request as httpRequest } from 'node:http'
+import { request as httpsRequest } from 'node:https'
 import { expect, it } from 'vitest'
+import { getResponse } from 'msw'
+import type { InProcessEmulator } from '../../src/index.js'
 import { APP_KEY, contract, SEED_ELEMENT, VERSIONS } from '../support/harness.js'
 
 type Summary = { storage: string; facet: string; id: string; type: string; versions: Array<{ versionId: string; state: string }> }
@@ -144,6 +151,17 @@ contract(
       }
     })
 
+    it('an advance past the representable date range is a 400, and everything keeps answering', async () => {
+      const refused = await h.control('POST', '/clock/advance', { ms: 1e16 })
+      expect(refused.status).toBe(400)
+      expect(refused.body).toMatchObject({ field: 'ms', error: expect.stringMatching(/past the last date it can represent/) })
+      expect((await h.fetch(VERSIONS(), { headers: APP_KEY })).status).toBe(200)
+      expect((await h.control('GET', '/clock')).status).toBe(200)
+      expect((await h.control('POST', '/reset')).status).toBe(200)
+      const token = await h.fetch('/oauth2/token', { method: 'POST', headers: { authorization: `Basic ${btoa('ci-client:ci-secret')}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' })
+      expect(token.status).toBe(200)
+    })
+
     it('journals requests newest last, with route, status, identity and redacted secrets; filters by route and limit', async () => {
       await h.fetch(VERSIONS(), { headers: APP_KEY })
       await h.fetch(VERSIONS(), { headers: { authorization: 'Bearer svcmock-user-key-bob' } })
@@ -187,3 +205,109 @@ contract(
   },
   { clock: 'manual' },
 )
+
+contract('control plane against other web pages: a change with a body must be JSON, from the same origin and site', (h) => {
+  it('a cross-site form post (urlencoded) is refused with 415 and switches nothing on', async () => {
+    const response = await h.fetch('/__svc-mock/scenarios/network-error', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'times=1' })
+    expect(response.status).toBe(415)
+    expect(((await response.json()) as { error: string }).error).toMatch(/Content-Type: application\/json/)
+    expect(h.emu.scenarios.list().some((s) => s.active)).toBe(false)
+  })
+
+  it('a change without a body needs no Content-Type: a bare POST resets, a bare DELETE switches off', async () => {
+    await h.emu.scenarios.use('latency')
+    const reset = await h.fetch('/__svc-mock/reset', { method: 'POST' })
+    expect(reset.status).toBe(200)
+    expect(h.emu.scenarios.list().find((s) => s.name === 'latency')?.active).toBe(false)
+    const on = await h.fetch('/__svc-mock/scenarios/latency', { method: 'POST' })
+    expect(on.status).toBe(200)
+    expect(h.emu.scenarios.list().find((s) => s.name === 'latency')?.active).toBe(true)
+    const off = await h.fetch('/__svc-mock/scenarios/latency', { method: 'DELETE' })
+    expect(off.status).toBe(200)
+    expect(h.emu.scenarios.list().find((s) => s.name === 'latency')?.active).toBe(false)
+  })
+
+  it('a change with a body that is not JSON is refused with 415 and changes nothing (text/plain, none, DELETE too)', async () => {
+    await h.emu.scenarios.use('latency')
+    const reset = await h.fetch('/__svc-mock/reset', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' })
+    expect(reset.status).toBe(415)
+    expect(((await reset.json()) as { error: string }).error).toMatch(/Content-Type: application\/json/)
+    expect(h.emu.scenarios.list().find((s) => s.name === 'latency')?.active).toBe(true)
+    const off = await h.fetch('/__svc-mock/scenarios/latency', { method: 'DELETE', headers: { 'content-type': 'text/plain' }, body: 'x' })
+    expect(off.status).toBe(415)
+    expect(h.emu.scenarios.list().find((s) => s.name === 'latency')?.active).toBe(true)
+    const before = h.emu.oauth.clients.list().length
+    const created = await h.fetch('/__svc-mock/oauth-clients', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"name":"x","grantType":"client_credentials","authMethod":"client_secret_basic"}' })
+    expect(created.status).toBe(415)
+    expect(h.emu.oauth.clients.list()).toHaveLength(before)
+  })
+
+  it('a bodiless change from a page of another origin (browsers send Origin on every POST) is refused with 403, null included', async () => {
+    await h.emu.scenarios.use('latency')
+    for (const origin of ['https://evil.example', 'null']) {
+      const reset = await h.fetch('/__svc-mock/reset', { method: 'POST', headers: { origin } })
+      expect(reset.status).toBe(403)
+    }
+    expect(h.emu.scenarios.list().find((s) => s.name === 'latency')?.active).toBe(true)
+  })
+
+  it('a request a browser marks Sec-Fetch-Site: cross-site or same-site is refused with 403, reads included', async () => {
+    await h.emu.scenarios.use('latency')
+    for (const site of ['cross-site', 'same-site']) {
+      const reset = await h.fetch('/__svc-mock/reset', { method: 'POST', headers: { 'sec-fetch-site': site } })
+      expect(reset.status).toBe(403)
+      const state = await h.fetch('/__svc-mock/state', { headers: { 'sec-fetch-site': site } })
+      expect(state.status).toBe(403)
+    }
+    expect(h.emu.scenarios.list().find((s) => s.name === 'latency')?.active).toBe(true)
+    for (const site of ['same-origin', 'none']) {
+      const state = await h.fetch('/__svc-mock/state', { headers: { 'sec-fetch-site': site } })
+      expect(state.status).toBe(200)
+    }
+  })
+
+  it('a link followed from a page of the same or another site opens the dashboard (a top-level GET navigation), but no change rides on one', async () => {
+    // Node's fetch sets Sec-Fetch-Mode itself (Node.js 22 and later put 'cors' on the wire, which msw 3
+    // intercepts): in-process, msw's handlers are given the request a browser's service worker would hand
+    // them (msw's getResponse); over a socket, node:http sends the headers as a browser does.
+    const send = async (method: string, path: string, headers: Record<string, string>): Promise<number> => {
+      if (h.kind === 'handle') return (await h.fetch(path, { method, headers })).status
+      if (h.kind === 'in-process') return (await getResponse([...(h.emu as InProcessEmulator).handlers] as Parameters<typeof getResponse>[0], new Request(new URL(path, h.origin), { method, headers })))?.status ?? 0
+      const url = new URL(path, h.origin)
+      const request = url.protocol === 'https:' ? httpsRequest : httpRequest
+      return await new Promise<number>((resolve, reject) => {
+        const req = request(url, { method, headers, rejectUnauthorized: false }, (res) => {
+          res.resume()
+          resolve(res.statusCode ?? 0)
+        })
+        req.on('error', reject)
+        req.end()
+      })
+    }
+    for (const site of ['same-site', 'cross-site']) {
+      expect(await send('GET', '/__svc-mock/', { 'sec-fetch-site': site, 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' })).toBe(200)
+      expect(await send('GET', '/__svc-mock/state', { 'sec-fetch-site': site, 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'object' })).toBe(403)
+      expect(await send('GET', '/__svc-mock/state', { 'sec-fetch-site': site, 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' })).toBe(403)
+      expect(await send('POST', '/__svc-mock/reset', { 'sec-fetch-site': site, 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' })).toBe(403)
+    }
+  })
+
+  it('a request sent by a page of another origin is refused with 403, reads included', async () => {
+    const state = await h.fetch('/__svc-mock/state', { headers: { origin: 'https://evil.example' } })
+    expect(state.status).toBe(403)
+    const change = await h.fetch('/__svc-mock/scenarios/network-error', { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'application/json' }, body: '{}' })
+    expect(change.status).toBe(403)
+    expect(h.emu.scenarios.list().some((s) => s.active)).toBe(false)
+  })
+
+  it('the emulator\'s own page (same origin, JSON) is served', async () => {
+    const response = await h.fetch('/__svc-mock/scenarios/latency', { method: 'POST', headers: { origin: h.origin, 'content-type': 'application/json' }, body: '{"times":1}' })
+    expect(response.status).toBe(200)
+    expect(h.emu.scenarios.list().find((s) => s.name === 'latency')?.active).toBe(true)
+  })
+
+  it('the platform\'s own routes are not guarded (a webhook takes a form from anywhere)', async () => {
+    const response = await h.fetch('/hooks/orders', { method: 'POST', headers: { origin: 'https://shop.example', 'content-type': 'application/x-www-form-urlencoded' }, body: 'orderId=A-1' })
+    expect(response.status).toBe(200)
+  })
+})

@@ -63,7 +63,8 @@ contract('dashboard control plane: users and state', (h) => {
   })
 
   it('shows the newest runs of a flow with their bundles, file bytes counted and credentials redacted', async () => {
-    const created = await h.control('POST', '/webhooks', { id: 'audit', name: 'Audit', secured: true, options: { requestHeaders: true } })
+    // Not secured: the gateway consumes no credential, so the caller's Authorization reaches the flow (and must be redacted here).
+    const created = await h.control('POST', '/webhooks', { id: 'audit', name: 'Audit', options: { requestHeaders: true } })
     expect(created.status).toBe(201)
     expect((await postJson(h, '/hooks/audit', { event: 'login' }, APP_KEY)).status).toBe(200)
     const form = new FormData()

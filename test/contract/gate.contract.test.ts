@@ -1,9 +1,11 @@
 /**
  * The API access gate: credentials only in the Authorization header, Bearer and AppKey static
- * keys, the platform's 401/403 wire formats (rendered in the versions operation's own body).
+ * keys, the platform's 401/403 wire formats (rendered in the versions operation's own body), and
+ * a challenge on every 401 (RFC 9110).
  */
 import { expect, it } from 'vitest'
 import { ALICE_KEY, APP_KEY, BOB_KEY, contract, VERSIONS } from '../support/harness.js'
+import { basic } from '../support/oauth.js'
 
 const MALFORMED = 'Invalid "Authorization" header format. Should start either with "Bearer " or "AppKey " (case insensitive).'
 
@@ -33,6 +35,19 @@ contract('access gate on the versions operation', (h) => {
     }
   })
 
+  it('an API call with Authorization: Basic (neither Bearer nor AppKey): 401, the documented text, and WWW-Authenticate: Bearer', async () => {
+    const response = await h.fetch(VERSIONS(), { headers: { authorization: basic('ci-client', 'ci-secret') } })
+    expect(response.status).toBe(401)
+    expect(response.headers.get('www-authenticate')).toBe('Bearer')
+    expect(((await response.json()) as { data: Array<{ error: string }> }).data[0]?.error).toMatch(/^Invalid "Authorization" header format/)
+  })
+
+  it('no credential: 401 with WWW-Authenticate: Bearer', async () => {
+    const response = await h.fetch(VERSIONS())
+    expect(response.status).toBe(401)
+    expect(response.headers.get('www-authenticate')).toBe('Bearer')
+  })
+
   it('accepts the application key with AppKey and the user API key with Bearer, marking both Deprecation: true', async () => {
     for (const headers of [APP_KEY, ALICE_KEY]) {
       const { response, body } = await call(headers)
@@ -40,6 +55,14 @@ contract('access gate on the versions operation', (h) => {
       expect(body.count).toBe(3)
       expect(response.headers.get('deprecation')).toBe('true')
     }
+  })
+
+  it('answers a 429 of the rate-limited scenario with the operation\'s error body and the rate-limit headers, like its 401 and 403', async () => {
+    const { response, body } = await call({ ...APP_KEY, 'x-svc-mock-scenario': 'rate-limited' })
+    expect(response.status).toBe(429)
+    expect(body).toEqual({ data: [{ error: 'Rate limit exceeded: 0 calls per 60 s. Retry in 60 s.' }], message: 'An error occurred.', output: 'Volatile', type: 'Error' })
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8')
+    expect([response.headers.get('x-ratelimit-limit'), response.headers.get('x-ratelimit-remaining'), response.headers.get('x-ratelimit-reset')]).toEqual(['0', '0', '60'])
   })
 
   it('reads the scheme case-insensitively', async () => {

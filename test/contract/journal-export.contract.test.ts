@@ -2,7 +2,8 @@
  * The journal's new control routes, on every way in: `DELETE /__svc-mock/journal`
  * (`emu.journal.clear()`), `GET /__svc-mock/journal.har` (`emu.journal.har()`, HAR 1.2, redacted
  * as the journal is), the request body as sent (`request.bodyText`) and the near miss of a
- * request no route answered (`nearMiss`: the closest route and what differed).
+ * request no route answered (`nearMiss`: the closest route and what differed). And one redaction
+ * list: what the journal redacts, the state and the live events redact too.
  */
 import { describe, expect, it } from 'vitest'
 import { createEmulator } from '../../src/index.js'
@@ -169,3 +170,29 @@ describe('journal: a near miss on another origin (in-process, one origin per add
     }
   })
 })
+
+contract(
+  'journal: one redaction list for the journal, the state and the live events',
+  (h) => {
+    it('a webhook body\'s password is redacted in the journal, the state and the live events alike', async () => {
+      const events: unknown[] = []
+      const stop = h.emu.subscribe((event) => events.push(event))
+      const response = await h.fetch('/hooks/orders', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"orderId":"A-1","password":"hunter2","client_secret":"s3"}' })
+      expect(response.status).toBe(200)
+      await h.emu.clock.settle()
+      const [entry] = h.emu.journal.list({ route: 'webhooks.receive' })
+      expect(JSON.stringify(entry?.request.body)).not.toContain('hunter2')
+      const state = JSON.stringify(h.emu.state())
+      expect(state).toContain('A-1')
+      expect(state).not.toContain('hunter2')
+      expect(state).not.toContain('s3"')
+      // The live events coalesce per turn of the event loop.
+      for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve))
+      stop()
+      expect(JSON.stringify(events)).toContain('A-1')
+      expect(JSON.stringify(events)).not.toContain('hunter2')
+      expect(h.emu.webhooks.executions('orders')[0]?.bundle).toMatchObject({ password: 'hunter2' })
+    })
+  },
+  { clock: 'manual' },
+)

@@ -97,6 +97,8 @@ contract(
       const issued = await exchange(h, code, { code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk' })
       const refreshed = await token(h, { grant_type: 'refresh_token', refresh_token: String(issued.body.refresh_token) }, { encoding: 'multipart', auth: 'post', client: { id: 'web-app', secret: 'web-app-secret' } })
       const viaQuery = await token(h, { grant_type: 'client_credentials' }, { encoding: 'query', auth: 'post', client: { id: 'ci-post-client', secret: 'ci-post-secret' } })
+      // A secret in the URL does not count, and the journal's path does not show it either.
+      await h.fetch('/oauth2/token?grant_type=client_credentials&client_id=ci-post-client&client_secret=ci-post-secret', { method: 'POST' })
       const journal = JSON.stringify(h.emu.journal.list())
       for (const secret of [code, 'web-app-secret', 'ci-post-secret', issued.body.access_token, issued.body.refresh_token, refreshed.body.refresh_token, viaQuery.body.access_token]) {
         expect(journal).not.toContain(String(secret))

@@ -109,14 +109,14 @@ contract(
       expect((await api(APP_KEY.authorization)).status).toBe(403)
     })
 
-    it('rate-limited (default): every API call gets 429 with the platform body and headers', async () => {
+    it('rate-limited (default): every call to the versions operation gets 429 with the rate-limit headers, in the operation\'s error body', async () => {
       await on('rate-limited')
       const refused = await api(APP_KEY.authorization)
       expect(refused.status).toBe(429)
       expect(refused.headers.get('x-ratelimit-limit')).toBe('0')
       expect(refused.headers.get('x-ratelimit-remaining')).toBe('0')
       expect(refused.headers.get('x-ratelimit-reset')).toBe('60')
-      expect(await refused.json()).toEqual({ title: 'Rate limit exceeded', status: 429, detail: 'Rate limit exceeded: 0 calls per 60 s. Retry in 60 s.', errorCode: 'LIMIT_RATE_EXCEEDED' })
+      expect(await refused.json()).toEqual({ data: [{ error: 'Rate limit exceeded: 0 calls per 60 s. Retry in 60 s.' }], message: 'An error occurred.', output: 'Volatile', type: 'Error' })
     })
 
     it('rate-limited with limit=2: a real counter on the emulator clock, reset after the window', async () => {

@@ -1,11 +1,13 @@
 /**
  * The token endpoint, rule by rule: the service description's "Token endpoint" section and
  * product.md section 1 (encodings, client authentication, the token response, RFC 6749 errors),
- * on both transports.
+ * on both transports. A replay revokes what it issued: a used authorization code presented again
+ * revokes every token issued from it, access and refresh (RFC 6749 section 4.1.2); a rotated
+ * refresh token presented again revokes its whole family (RFC 9700 section 4.14.2).
  */
 import { expect, it } from 'vitest'
-import { contract } from '../support/harness.js'
-import { CI, CI_POST, type Encoding, LIMITED, WEB_APP, basic, claims, exchange, getCode, token } from '../support/oauth.js'
+import { VERSIONS, contract } from '../support/harness.js'
+import { CI, CI_POST, type Encoding, LIMITED, VERIFIER, WEB_APP, basic, claims, exchange, getCode, s256, token } from '../support/oauth.js'
 
 const EVERY_SCOPE = [
   'intelligence.knowledge-models:read',
@@ -141,6 +143,14 @@ contract('oauth: token endpoint errors (RFC 6749 section 5.2)', (h) => {
     expect(post.headers.get('www-authenticate')).toBeNull()
   })
 
+  it('invalid_client for a Client secret post client carries no Basic challenge; for a Basic attempt it does', async () => {
+    const post = await token(h, { grant_type: 'client_credentials' }, { auth: 'post', client: { ...CI_POST, secret: 'wrong' } })
+    expect([post.status, post.body.error, post.headers.get('www-authenticate')]).toEqual([401, 'invalid_client', null])
+    const viaHeader = await token(h, { grant_type: 'client_credentials' }, { auth: 'basic', client: { ...CI_POST, secret: 'wrong' } })
+    expect([viaHeader.status, viaHeader.body.error]).toEqual([401, 'invalid_client'])
+    expect(viaHeader.headers.get('www-authenticate')).toMatch(/^Basic realm=/)
+  })
+
   it('invalid_client when a client authenticates by a method it is not registered for', async () => {
     const postForBasic = await token(h, { grant_type: 'client_credentials' }, { auth: 'post', client: CI })
     expectError(postForBasic, 401, 'invalid_client', /registered for Client secret basic/)
@@ -203,3 +213,109 @@ contract('oauth: token endpoint errors (RFC 6749 section 5.2)', (h) => {
     expect(response.headers.get('allow')).toBe('POST')
   })
 })
+
+contract('oauth: a replayed code or refresh token revokes what it issued', (h) => {
+  const api = async (accessToken: unknown): Promise<Response> => await h.fetch(VERSIONS(), { headers: { authorization: `Bearer ${String(accessToken)}` } })
+  const refresh = async (refreshToken: unknown) =>
+    await token(h, { grant_type: 'refresh_token', refresh_token: String(refreshToken) }, { auth: 'post', client: WEB_APP })
+
+  it('a reused code: invalid_grant, and the access and refresh tokens issued from it (and from its refreshes) stop working', async () => {
+    const code = await getCode(h)
+    const first = await exchange(h, code)
+    expect(first.status).toBe(200)
+    const renewed = await refresh(first.body.refresh_token)
+    expect(renewed.status).toBe(200)
+    expect((await api(first.body.access_token)).status).toBe(200)
+    expect((await api(renewed.body.access_token)).status).toBe(200)
+
+    const replay = await exchange(h, code)
+    expect([replay.status, replay.body.error]).toEqual([400, 'invalid_grant'])
+    expect(String(replay.body.error_description)).toMatch(/tokens issued from it are revoked/)
+
+    for (const accessToken of [first.body.access_token, renewed.body.access_token]) {
+      const refused = await api(accessToken)
+      expect(refused.status).toBe(401)
+      expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/)
+      expect(refused.headers.get('x-svc-mock-reason')).toMatch(/revoked: the authorization code it was issued from was used twice/)
+    }
+    const refreshAfter = await refresh(renewed.body.refresh_token)
+    expect([refreshAfter.status, refreshAfter.body.error]).toEqual([400, 'invalid_grant'])
+    expect(String(refreshAfter.body.error_description)).toMatch(/code it was issued from was used twice/)
+  })
+
+  it('a reused refresh token: invalid_grant, and the newest refresh token of the family is revoked too; another grant is untouched', async () => {
+    const first = await exchange(h, await getCode(h))
+    const other = await exchange(h, await getCode(h, { state: 's-2' }))
+    const second = await refresh(first.body.refresh_token)
+    expect(second.status).toBe(200)
+    const replay = await refresh(first.body.refresh_token)
+    expect([replay.status, replay.body.error]).toEqual([400, 'invalid_grant'])
+    const newest = await refresh(second.body.refresh_token)
+    expect([newest.status, newest.body.error]).toEqual([400, 'invalid_grant'])
+    expect(String(newest.body.error_description)).toMatch(/an earlier refresh token of this grant was used twice/)
+    expect((await refresh(other.body.refresh_token)).status).toBe(200)
+  })
+})
+
+contract(
+  'oauth: secrets in the query string never count (RFC 6749 section 2.3.1)',
+  (h) => {
+    /** A token request with some parameters in the query string and the rest in a urlencoded body. */
+    const split = async (query: Record<string, string>, body: Record<string, string>, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> => {
+      const response = await h.fetch(`/oauth2/token?${new URLSearchParams(query).toString()}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: new URLSearchParams(body).toString(),
+      })
+      return { status: response.status, body: (await response.json()) as Record<string, unknown>, headers: response.headers }
+    }
+
+    it('a post client whose client_secret is only in the query string gets invalid_client (401), without a Basic challenge', async () => {
+      const response = await h.fetch('/oauth2/token?grant_type=client_credentials&client_id=ci-post-client&client_secret=ci-post-secret', { method: 'POST' })
+      expect(response.status).toBe(401)
+      const body = (await response.json()) as Record<string, unknown>
+      expect(body.error).toBe('invalid_client')
+      expect(body.error_description).toMatch(/query string/)
+      expect(response.headers.get('www-authenticate')).toBeNull()
+    })
+
+    it('grant_type, scope, client_id, redirect_uri and state may come in the query string, the secrets in the body', async () => {
+      const post = await split({ grant_type: 'client_credentials', scope: 'studio', client_id: CI_POST.id }, { client_secret: CI_POST.secret })
+      expect([post.status, post.body.scope]).toEqual([200, 'studio'])
+      const code = await getCode(h)
+      const exchanged = await split({ grant_type: 'authorization_code', client_id: WEB_APP.id, redirect_uri: 'http://127.0.0.1:8765/callback', state: 's-1' }, { code, client_secret: WEB_APP.secret })
+      expect(exchanged.status).toBe(200)
+    })
+
+    it('a code, refresh_token or code_verifier in the query string is ignored, and a code sent there is not used up', async () => {
+      const code = await getCode(h)
+      const codeInQuery = await split({ code }, { grant_type: 'authorization_code', redirect_uri: 'http://127.0.0.1:8765/callback', client_id: WEB_APP.id, client_secret: WEB_APP.secret })
+      expect([codeInQuery.status, codeInQuery.body.error]).toEqual([400, 'invalid_request'])
+      expect(codeInQuery.body.error_description).toMatch(/"code" is missing.*query string/)
+      expect((await exchange(h, code)).status).toBe(200)
+
+      const refreshToken = String((await exchange(h, await getCode(h))).body.refresh_token)
+      const refreshInQuery = await split({ refresh_token: refreshToken }, { grant_type: 'refresh_token', client_id: WEB_APP.id, client_secret: WEB_APP.secret })
+      expect([refreshInQuery.status, refreshInQuery.body.error]).toEqual([400, 'invalid_request'])
+      expect((await token(h, { grant_type: 'refresh_token', refresh_token: refreshToken }, { auth: 'post', client: WEB_APP })).status).toBe(200)
+
+      const pkceCode = await getCode(h, { code_challenge: s256(VERIFIER), code_challenge_method: 'S256' })
+      const verifierInQuery = await split({ code_verifier: VERIFIER }, { grant_type: 'authorization_code', code: pkceCode, redirect_uri: 'http://127.0.0.1:8765/callback', client_id: WEB_APP.id, client_secret: WEB_APP.secret })
+      expect([verifierInQuery.status, verifierInQuery.body.error]).toEqual([400, 'invalid_grant'])
+      expect(verifierInQuery.body.error_description).toMatch(/"code_verifier" is missing/)
+    })
+
+    it('a device_code in the query string is ignored', async () => {
+      const issued = await token(h, { client_id: 'content-cli', scope: 'studio' }, { auth: 'none', path: '/oauth2/device_authorization' })
+      const polled = await split({ device_code: String(issued.body.device_code) }, { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', client_id: 'content-cli' })
+      expect([polled.status, polled.body.error]).toEqual([400, 'invalid_request'])
+      expect(polled.body.error_description).toMatch(/"device_code" is missing/)
+    })
+
+    it('a client_secret in the query string beside Basic does not count, so the client does not authenticate twice', async () => {
+      const answer = await split({ client_secret: 'anything' }, { grant_type: 'client_credentials' }, { authorization: basic(CI.id, CI.secret) })
+      expect(answer.status).toBe(200)
+    })
+  },
+  { clock: 'manual' },
+)

@@ -51,7 +51,7 @@ describe('scenarios switched on at start-up', () => {
   it.each(NAMES)('%s', async (name) => {
     const probe = PROBES[name]
     if (!probe) throw new Error(`no probe for ${name}`)
-    const emu = await createEmulator({ clock: 'manual', scenarios: [{ name, ...probe.activation }] })
+    const emu = await createEmulator<string>({ clock: 'manual', scenarios: [{ name, ...probe.activation }] })
     const harness: Harness = {
       kind: 'handle',
       emu,

@@ -74,7 +74,7 @@ contract(
 
       const dir = mkdtempSync(join(tmpdir(), 'svc-mock-saved-'))
       writeFileSync(join(dir, 'qa-session.json'), JSON.stringify(file, null, 2))
-      const copy = await createEmulator({ clock: 'manual', scenarioDirs: [dir], scenarios: ['qa-session'] })
+      const copy = await createEmulator<'qa-session'>({ clock: 'manual', scenarioDirs: [dir], scenarios: ['qa-session'] })
       try {
         expect(await probe((path, init) => copy.handle(new Request(`${copy.urls.base}${path}`, init)), copy)).toEqual(EXPECTED)
         // The journal says which scenario shaped each answer: the saved one, once per request.

@@ -3,12 +3,14 @@
  * section and product.md section 3, on both transports.
  */
 import { expect, it } from 'vitest'
-import { APP_KEY, contract, SEED_ELEMENT, VERSIONS } from '../support/harness.js'
+import { APP_KEY, BOB_KEY, contract, SEED_ELEMENT, VERSIONS } from '../support/harness.js'
 
 const V1 = 'c1b9a3e2-5d4f-4a6b-8c7d-9e0f1a2b3c4d'
 const V2 = '2d4e6f80-1a3b-4c5d-8e9f-0a1b2c3d4e5f'
 const V3 = '3e5f7091-2b4c-4d6e-9fa0-1b2c3d4e5f60'
 const ALICE_ELEMENT = '6f1c2a4e-3b5d-4c7e-9f8a-1b2c3d4e5f60'
+/** The default sub-process that has every optional Element field (stereotype, children, content, rootPath, setReadOnly). */
+const SUB_PROCESS = '5d8b2c41-7e3a-4f69-b0d2-8c1e4a7f3b95'
 
 type Element = {
   facetName: string
@@ -199,6 +201,26 @@ contract('versions: $resources, $select and $expandRelated', (h) => {
     }
   })
 
+  it('$select drops every other field: of an element with stereotype, children, content, rootPath and setReadOnly only id, versionId, type, state, facetName, displayNames remain beside the named attributes and relations', async () => {
+    const all = await h.fetch(VERSIONS(SUB_PROCESS), { headers: APP_KEY })
+    const full = ((await all.json()) as VersionList).elements[0] ?? ({} as Element)
+    expect(Object.keys(full)).toEqual(['facetName', 'id', 'versionId', 'type', 'stereotype', 'state', 'displayNames', 'attributes', 'related', 'children', 'content', 'rootPath', 'setReadOnly'])
+
+    const response = await h.fetch(`${VERSIONS(SUB_PROCESS)}?$select=name,owner`, { headers: APP_KEY })
+    expect(response.status).toBe(200)
+    const selected = ((await response.json()) as VersionList).elements[0] ?? ({} as Element)
+    expect(Object.keys(selected)).toEqual(['facetName', 'id', 'versionId', 'type', 'state', 'displayNames', 'attributes', 'related'])
+    expect(selected).toMatchObject({ id: SUB_PROCESS, type: 'subProcess', state: 'released', displayNames: full.displayNames, attributes: { name: full.attributes?.name } })
+    expect(Object.keys(selected.attributes ?? {})).toEqual(['name'])
+    expect(Object.keys(selected.related ?? {})).toEqual(['owner'])
+  })
+
+  it('$select with $resources: the resources named and the fields that always remain, nothing else', async () => {
+    const response = await h.fetch(`${VERSIONS(SUB_PROCESS)}?$select=name&$resources=attributes,children`, { headers: APP_KEY })
+    const selected = ((await response.json()) as VersionList).elements[0] ?? ({} as Element)
+    expect(Object.keys(selected)).toEqual(['facetName', 'id', 'versionId', 'type', 'state', 'attributes'])
+  })
+
   it('$expandRelated turns the named relation into full elements and leaves the others as references', async () => {
     const { body } = await get('?$expandRelated=author')
     const author = body.elements[0]?.related?.author?.[0] as Element & { expandUri: string; creationId: string }
@@ -320,15 +342,24 @@ contract('versions: paging, api-version and lookups', (h) => {
     [VERSIONS(SEED_ELEMENT, 'processes', 'diagram'), "View 'diagram' not found in facet 'processes'."],
     [VERSIONS('00000000-0000-4000-8000-000000000000'), "Element '00000000-0000-4000-8000-000000000000' not found."],
     [VERSIONS('not-a-guid'), "Element 'not-a-guid' not found."],
-  ])('answers 404 with the error body for %s', async (path, message) => {
+  ])('answers 404 with the error body for %s, to a caller that may read any storage', async (path, message) => {
     const granted = await h.emu.apiKeys.create({ kind: 'app', permissions: [{ action: 'read', resource: 'storage/*' }] })
     const { status, body } = await get(path, { authorization: `AppKey ${granted.key}` })
     expect(status).toBe(404)
     expect(body).toEqual({ data: [{ error: message }], message: 'An error occurred.', output: 'Volatile', type: 'Error' })
   })
 
+  it('a storage the caller has no permission on is 403 whether it exists or not: its existence is not revealed', async () => {
+    const known = await get(VERSIONS(), BOB_KEY)
+    const unknown = await get(VERSIONS(SEED_ELEMENT, 'processes', 'default', 'acme-collection/other-tenant'))
+    for (const { status, body } of [known, unknown]) {
+      expect(status).toBe(403)
+      expect(body).toEqual({ data: [{ error: 'Access is denied' }], message: 'An error occurred.', output: 'Volatile', type: 'Unauthorized' })
+    }
+  })
+
   it('lists generated elements too, each with versions oldest first', async () => {
-    const generated = h.emu.elements.list({ facet: 'processes' }).filter((e) => e.id !== SEED_ELEMENT)
+    const generated = h.emu.elements.list({ facet: 'processes' }).filter((e) => e.id !== SEED_ELEMENT && e.id !== SUB_PROCESS)
     expect(generated.length).toBe(20)
     const sample = generated[7]
     if (!sample) throw new Error('no generated element')

@@ -281,6 +281,49 @@ contract('webhooks: secured for public use', (h) => {
   })
 })
 
+contract('webhooks: the authenticated mark is on the call the flow receives', (h) => {
+  type HeaderEntry = { name: string; value: string }
+  const withHeaders = async (secured: boolean): Promise<string> => {
+    const created = await h.control<{ id: string }>('POST', '/webhooks', { name: secured ? 'secured-headers' : 'open-headers', secured, options: { requestHeaders: true } })
+    expect(created.status).toBe(201)
+    return created.body.id
+  }
+  const headersOf = async (id: string): Promise<HeaderEntry[]> => (await received(h, id)).__IMTHEADERS__ as HeaderEntry[]
+
+  it.each([
+    ['an application key', 'AppKey svcmock-app-key'],
+    ['a Bearer user API key', 'Bearer svcmock-user-key-alice'],
+  ])('a secured webhook accepting %s passes x-service-authenticated: true to the flow, and not the Authorization it consumed', async (_what, authorization) => {
+    const id = await withHeaders(true)
+    const answer = await call(h, `/hooks/${id}?a=1`, { headers: { authorization, 'x-order-source': 'shop' } })
+    expect(answer.status).toBe(200)
+    const headers = await headersOf(id)
+    expect(headers.filter((e) => e.name === 'x-service-authenticated')).toEqual([{ name: 'x-service-authenticated', value: 'true' }])
+    expect(headers.some((e) => e.name === 'authorization')).toBe(false)
+    expect(headers).toContainEqual({ name: 'x-order-source', value: 'shop' })
+  })
+
+  it('a caller cannot forge the mark on a webhook that is not secured: its x-service-authenticated is removed', async () => {
+    const id = await withHeaders(false)
+    const answer = await call(h, `/hooks/${id}?a=1`, { headers: { 'x-service-authenticated': 'true' } })
+    expect(answer.status).toBe(200)
+    expect(answer.headers.get('x-service-authenticated')).toBeNull()
+    expect((await headersOf(id)).some((e) => e.name === 'x-service-authenticated')).toBe(false)
+  })
+
+  it('a caller\'s own x-service-authenticated on a secured webhook is replaced by the gateway\'s one mark', async () => {
+    const id = await withHeaders(true)
+    await call(h, `/hooks/${id}`, { headers: { authorization: 'AppKey svcmock-app-key', 'x-service-authenticated': 'forged' } })
+    expect((await headersOf(id)).filter((e) => e.name === 'x-service-authenticated')).toEqual([{ name: 'x-service-authenticated', value: 'true' }])
+  })
+
+  it('a webhook that is not secured consumes no credential: its Authorization reaches the flow as sent', async () => {
+    const id = await withHeaders(false)
+    await call(h, `/hooks/${id}`, { headers: { authorization: 'Bearer the-callers-own' } })
+    expect(await headersOf(id)).toContainEqual({ name: 'authorization', value: 'Bearer the-callers-own' })
+  })
+})
+
 contract('webhooks: control plane', (h) => {
   it('creates a webhook (201 {id, url, …}) whose address accepts calls', async () => {
     const { status, body } = await h.control<View>('POST', '/webhooks', { name: 'Invoices', flow: { queueCapacity: 5 } })

@@ -92,11 +92,34 @@ contract('webhooks: options', (h) => {
     return created.body.id
   }
 
-  it('JSON pass-through adds the raw body text as `value`', async () => {
+  it('JSON pass-through: the body is not parsed, the flow receives the raw text as `value` (query fields still join)', async () => {
     const id = await create({ jsonPassThrough: true })
     const raw = '{ "a": 1,\n  "b": [true] }'
-    await call(h, `/hooks/${id}`, { method: 'POST', body: raw, headers: JSON_HEADERS })
-    expect(await received(h, id)).toEqual({ a: 1, b: [true], value: raw })
+    await call(h, `/hooks/${id}?source=shop`, { method: 'POST', body: raw, headers: JSON_HEADERS })
+    expect(await received(h, id)).toEqual({ value: raw, source: 'shop' })
+  })
+
+  it('JSON pass-through: malformed JSON is accepted (200) and reaches the flow as sent', async () => {
+    const id = await create({ jsonPassThrough: true })
+    const answer = await call(h, `/hooks/${id}`, { method: 'POST', body: '{"orderId": ', headers: JSON_HEADERS })
+    expect([answer.status, answer.text]).toEqual([200, 'Accepted'])
+    expect(await received(h, id)).toEqual({ value: '{"orderId": ' })
+  })
+
+  it('JSON pass-through: the data structure is not applied and nothing is learnt from the text', async () => {
+    const typed = await h.control<{ id: string }>('POST', '/webhooks', { name: 'typed-raw', options: { jsonPassThrough: true }, dataStructure: [{ name: 'orderId', type: 'text', required: true }] })
+    expect((await postJson(h, `/hooks/${typed.body.id}`, { amount: 'not checked' })).status).toBe(200)
+    const learning = await h.control<{ id: string }>('POST', '/webhooks', { name: 'learning-raw', learning: true, options: { jsonPassThrough: true } })
+    expect((await postJson(h, `/hooks/${learning.body.id}`, { a: 1 })).status).toBe(200)
+    expect(h.emu.webhooks.get(learning.body.id)).toMatchObject({ learning: true, dataStructure: null })
+  })
+
+  it('JSON pass-through applies to JSON bodies only: a form body is still read and validated', async () => {
+    const typed = await h.control<{ id: string }>('POST', '/webhooks', { name: 'form-raw', options: { jsonPassThrough: true }, dataStructure: [{ name: 'orderId', type: 'text', required: true }] })
+    const refused = await call(h, `/hooks/${typed.body.id}`, { method: 'POST', body: 'amount=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    expect(refused.status).toBe(400)
+    expect((await call(h, `/hooks/${typed.body.id}`, { method: 'POST', body: 'orderId=A', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(200)
+    expect(await received(h, typed.body.id)).toEqual({ orderId: 'A' })
   })
 
   it('Get request headers adds __IMTHEADERS__: [{name, value}], lower-case names, without svc-mock\'s own headers', async () => {

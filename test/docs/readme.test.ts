@@ -12,55 +12,18 @@
  * Only the address differs: `http://127.0.0.1:4010` becomes the test server's.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningServer, startServer } from '../../src/adapters/server.js'
+import { DOCUMENTS, ROOT, RUN_ELSEWHERE, blocksOf, where } from '../support/doc-blocks.js'
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const BIN = join(ROOT, 'bin/svc-mock.js')
 const DEFAULT_URL = 'http://127.0.0.1:4010'
 
-/** The documents whose examples run here: the README first, then docs/ (its decisions included). */
-const DOCUMENTS = ['README.md', ...readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)]
-
-/**
- * Sections (by `## ` heading) whose blocks another test runs, with the context they assume:
- * docs/scenarios.md's recipes use the consumer's `client` and `sender` (test/docs/scenario-recipes.test.ts
- * runs them), and its saved file is compared with what svc-mock saves (test/unit/docs.test.ts).
- */
-const RUN_ELSEWHERE: Readonly<Record<string, readonly string[]>> = {
-  'docs/scenarios.md': ['Recipes', 'Save what is on'],
-}
-
-interface Block {
-  readonly file: string
-  readonly lang: string
-  readonly code: string
-  readonly line: number
-  /** The `## ` heading the block stands under. */
-  readonly section: string
-}
-
-function blocksOf(file: string): Block[] {
-  const text = readFileSync(join(ROOT, file), 'utf8')
-  return [...text.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)].map((m) => {
-    const before = text.slice(0, m.index)
-    return {
-      file,
-      lang: m[1] ?? '',
-      code: m[2] ?? '',
-      line: before.split('\n').length,
-      section: [...before.matchAll(/^## (.+)$/gm)].at(-1)?.[1] ?? '',
-    }
-  })
-}
-
 const allBlocks = DOCUMENTS.flatMap(blocksOf)
 const blocks = allBlocks.filter((b) => !RUN_ELSEWHERE[b.file]?.includes(b.section))
-const where = (b: Block): string => `${b.file}:${b.line}`
 
 /** Shell commands of a block: continuation lines joined, blank and comment-only lines dropped. */
 function commands(code: string): string[] {
@@ -71,7 +34,7 @@ function commands(code: string): string[] {
 }
 
 /** A `npx svc-mock` that starts a server (and so never ends by itself). */
-const startsServer = (command: string): boolean => /^npx svc-mock(\s|$)/.test(command) && !/^npx svc-mock (scenarios|exec|help)\b|--help|--version/.test(command)
+const startsServer = (command: string): boolean => /^npx svc-mock(\s|$)/.test(command) && !/^npx svc-mock (scenarios|exec|help|ca)\b|--help|--version/.test(command)
 
 /** Shell functions the examples run with: this checkout's svc-mock, and curl that fails on an error answer. */
 const PRELUDE = `set -eo pipefail

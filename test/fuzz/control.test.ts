@@ -7,7 +7,7 @@
  *
  * Properties (issue 12, product.md "Control plane" and "Quality bars"): no 5xx at all (the control
  * plane has no documented one); no hang; a foreign Origin is refused (403), a state-changing
- * request that is not `application/json` too (415), a foreign Host (421); a body nested over 256
+ * request with a body that is not `application/json` too (415), a foreign Host (421); a body nested over 256
  * levels is a 400 naming the limit; a clock advance past 8.64e15 ms since the epoch is a 400 and
  * one within it moves the clock by exactly that much; a refused request changes nothing; what an
  * accepted request created still answers without a 5xx (a webhook it made or changed, a storage,
@@ -37,7 +37,7 @@ import {
   snapshot,
   timeoutFor,
 } from '../support/fuzz.js'
-import { type Harness, SEED_ELEMENT, type TransportKind, contract } from '../support/harness.js'
+import { type Harness, SEED_ELEMENT, type TransportKind, WITHOUT_TLS, contract } from '../support/harness.js'
 
 const MAX_DATE_MS = 8.64e15
 const SEED_VERSION = 'c1b9a3e2-5d4f-4a6b-8c7d-9e0f1a2b3c4d'
@@ -309,6 +309,8 @@ function deepFieldBody(route: RouteShape, depth: number): string {
 }
 
 const STATE_CHANGING = ['POST', 'PUT', 'PATCH']
+/** The methods whose body the guard judges (a DELETE with a body must be JSON too). */
+const CHANGES = [...STATE_CHANGING, 'DELETE']
 
 function wireOf(h: Harness, spec: ControlSpec): Wire {
   let path = `/__svc-mock${spec.route.path}`
@@ -335,7 +337,7 @@ function wireOf(h: Harness, spec: ControlSpec): Wire {
 }
 
 /** What the request must get, before anything else, by product.md's guards (undefined: no guard applies). */
-function guardAnswer(spec: ControlSpec): number[] | undefined {
+function guardAnswer(h: Harness, spec: ControlSpec): number[] | undefined {
   // An empty path parameter (`/elements//versions`) matches no route: the 404 of an unknown path
   // comes before any route's guard.
   if (Object.values(spec.params).some((value) => value === '')) return undefined
@@ -343,7 +345,9 @@ function guardAnswer(spec: ControlSpec): number[] | undefined {
   if (spec.host === 'evil' || spec.host === 'evil-port') allowed.push(421)
   if (spec.origin === 'evil' || spec.origin === 'null') allowed.push(403)
   const isJson = spec.contentType === 'json' || spec.contentType === 'json-charset' || spec.contentType === 'JSON-upper'
-  if (STATE_CHANGING.includes(spec.route.method) && !isJson) allowed.push(415)
+  const body = wireOf(h, spec).body
+  const hasBody = typeof body === 'string' ? body.length > 0 : body instanceof Uint8Array ? body.byteLength > 0 : body !== undefined
+  if (CHANGES.includes(spec.route.method) && hasBody && !isJson) allowed.push(415)
   return allowed.length > 0 ? allowed : undefined
 }
 
@@ -498,7 +502,7 @@ contract(
         // Crashes and broken state first; then the rules about what a request must be answered
         // (guards, depth, clock range), so a run that breaks something reports that.
         const rules: OracleFailure[] = []
-        const guard = guardAnswer(spec)
+        const guard = guardAnswer(h, spec)
         if (guard && !guard.includes(outcome.status)) {
           rules.push(new OracleFailure(`GUARD: expected ${guard.join(' or ')} (${spec.host !== 'default' ? `Host ${spec.host}, ` : ''}Origin ${spec.origin}, content type ${spec.contentType}), got ${describeOutcome(outcome)}\n  request: ${request}`, `GUARD ${guard.join('/')} not enforced (${STATE_CHANGING.includes(spec.route.method) ? 'state-changing' : spec.route.method}) -> ${outcome.status}`))
         }
@@ -547,4 +551,5 @@ contract(
     })
   },
   { clock: 'manual' },
+  WITHOUT_TLS,
 )

@@ -7,9 +7,12 @@
  * parameters, and now and then a per-request scenario.
  *
  * Properties (issue 12): no 5xx but scenario-made ones; no hang; health and the known-good
- * requests answered as usual afterwards; a refused request stores nothing. And the wire format of
- * refusals (product.md, "token errors"): RFC 6749 section 5.2 JSON, and `WWW-Authenticate: Basic`
- * on `invalid_client` only when the client tried the `Authorization` header.
+ * requests answered as usual afterwards; a refused request stores nothing; a secret in the query
+ * string never counts (product.md, "token request encodings": a request with every parameter in the
+ * query is granted only to a client that authenticated with the `Authorization` header, for client
+ * credentials). And the wire format of refusals (product.md, "token errors"): RFC 6749 section 5.2
+ * JSON, and `WWW-Authenticate: Basic` on `invalid_client` only when the client tried the
+ * `Authorization` header.
  */
 import fc from 'fast-check'
 import { it } from 'vitest'
@@ -33,7 +36,7 @@ import {
   timeoutFor,
 } from '../support/fuzz.js'
 import type { Harness } from '../support/harness.js'
-import { contract } from '../support/harness.js'
+import { WITHOUT_TLS, contract } from '../support/harness.js'
 
 const GRANTS = ['client_credentials', 'authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code', 'password', 'implicit', 'CLIENT_CREDENTIALS', '']
 const CLIENTS: Array<[string, string]> = [
@@ -239,10 +242,29 @@ function expectTokenErrorWire(h: Harness, wire: Wire, outcome: Extract<Outcome, 
   if (problems.length > 0) throw new OracleFailure(`TOKEN ERROR WIRE FORMAT: ${problems.join('; ')}: ${describeOutcome(outcome)}\n  request: ${describeWire(h, wire)}`)
 }
 
+/**
+ * Secrets (`client_secret`, `code`, `refresh_token`, `device_code`, `code_verifier`) never count
+ * from the query string (RFC 6749 section 2.3.1): with every parameter in the query, the only
+ * grant that needs none of them is client credentials authenticated by the Authorization header.
+ */
+function expectQuerySecretsIgnored(h: Harness, spec: TokenSpec, wire: Wire, outcome: Extract<Outcome, { kind: 'response' }>): void {
+  if (spec.encoding !== 'query' || outcome.status !== 200) return
+  const usedHeader = (wire.headers ?? []).some(([n, v]) => n === 'authorization' && /^basic /i.test(v))
+  if (usedHeader && spec.grant === 'client_credentials') return
+  throw new OracleFailure(`SECRET IN THE QUERY STRING COUNTED: 200 to a request with every parameter in the query (grant "${spec.grant}", ${usedHeader ? 'Basic' : 'no Authorization header'}): ${describeOutcome(outcome)}\n  request: ${describeWire(h, wire)}`, 'SECRET IN THE QUERY STRING COUNTED')
+}
+
 const request = (spec: Partial<TokenSpec>): TokenSpec => ({ grant: 'client_credentials', encoding: 'urlencoded', contentType: undefined, auth: { kind: 'none' }, code: 'none', refresh: 'none', params: [], scenario: undefined, ...spec })
 
 /** Class 10: `invalid_client` for clients that never used the Authorization header (post clients). */
 const WIRE_EXAMPLES: TokenSpec[] = [request({ params: [['client_id', 'ci-post-client'], ['client_secret', 'wrong']] }), request({})]
+
+/** Issue 25: a post client's secret, a real code and a real refresh token, all in the query string. */
+const QUERY_EXAMPLES: TokenSpec[] = [
+  request({ encoding: 'query', auth: { kind: 'post', id: 'ci-post-client', secret: 'ci-post-secret' } }),
+  request({ encoding: 'query', grant: 'authorization_code', code: 'real', auth: { kind: 'post', id: 'web-app', secret: 'web-app-secret' }, params: [['redirect_uri', CALLBACK]] }),
+  request({ encoding: 'query', grant: 'refresh_token', refresh: 'real', auth: { kind: 'post', id: 'web-app', secret: 'web-app-secret' } }),
+]
 
 contract(
   'fuzz: token endpoint',
@@ -256,8 +278,9 @@ contract(
         const outcome = await send(h, wire)
         expectAnswered(h, wire, outcome, { scenarioMade: scenarioMade(spec) })
         expectNothingStored(h, wire, outcome, before)
+        if (!scenarioMade(spec)) expectQuerySecretsIgnored(h, spec, wire, outcome)
         await expectHealthy(h, describeWire(h, wire))
-      })
+      }, QUERY_EXAMPLES)
     })
 
     const w = runs(40, 0.25)
@@ -272,4 +295,5 @@ contract(
     })
   },
   { clock: 'manual' },
+  WITHOUT_TLS,
 )

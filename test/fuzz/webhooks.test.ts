@@ -9,8 +9,9 @@
  * Properties (issue 12): no 5xx but the documented ones (500 `Action Flow failed to complete.`,
  * 500 `Action Flow did not respond in time.`) and scenario-made ones; no hang (the emulator clock
  * is advanced past the 40 s timeout while a call waits on it); methods no route takes get 405 or
- * 501; a JSON body nested over 256 levels is a 400 naming the limit; a refused call stores
- * nothing (no execution, no queued call, no learnt structure); health, the known-good requests and
+ * 501; a JSON body nested over 256 levels is a 400 naming the limit, except under JSON
+ * pass-through, where a JSON body is never parsed (so never refused as bad or deep JSON); a refused
+ * call stores nothing (no execution, no queued call, no learnt structure); health, the known-good requests and
  * a plain call to the same webhook are answered as usual afterwards.
  */
 import fc from 'fast-check'
@@ -36,9 +37,10 @@ import {
   snapshot,
   timeoutFor,
 } from '../support/fuzz.js'
-import { type Harness, type TransportKind, contract } from '../support/harness.js'
+import { type Harness, type TransportKind, WITHOUT_TLS, contract } from '../support/harness.js'
 
 const DEFAULT_HOOKS = ['orders', 'uploads', 'sync-reply', 'secured', 'paused', 'learning'] as const
+/** Made with every option on, JSON pass-through included: its JSON bodies are never parsed. */
 const CREATED = 'fuzzhook'
 const CALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
 /** Methods fetch sends (it upper-cases only the standard ones: `patch` goes as `patch`). */
@@ -239,6 +241,7 @@ const scenarioMade = (spec: WebhookSpec): boolean => spec.scenario !== undefined
 function tooDeep(spec: WebhookSpec, wire: Wire): number | undefined {
   // Exact: fetch sends `patch` as is, and node:http refuses it before svc-mock sees it.
   if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(wire.method)) return undefined
+  if (spec.token === CREATED) return undefined // JSON pass-through: the text is not parsed
   if (spec.body.kind !== 'json' || spec.body.json.kind !== 'deep' || typeof wire.body !== 'string') return undefined
   if (!/json/i.test(spec.body.contentType) || /charset=(iso|utf-16|x-unknown)/i.test(spec.body.contentType)) return undefined
   const depth = jsonDepth(wire.body)
@@ -280,6 +283,9 @@ function examples(kind: TransportKind): WebhookSpec[] {
     call({ token: 'learning', body: { kind: 'json', json: { kind: 'value', value: { list: [true, 5] } }, contentType: 'application/json' } }),
     // Depth limit: over 256 levels is a 400 naming it, even where nothing overflows.
     call({ body: deep(300, 'array') }),
+    // JSON pass-through: malformed or deep JSON is the flow's text, never a 400.
+    call({ token: CREATED, body: { kind: 'text', text: '{"orderId": ', contentType: 'application/json' } }),
+    call({ token: CREATED, body: deep(300) }),
     // Class 2: methods no route takes (a socket only: fetch refuses to send them).
     ...(kind === 'server' ? [call({ method: 'TRACE', raw: true, body: { kind: 'none' } }), call({ method: 'CONNECT', raw: true, body: { kind: 'none' } })] : []),
   ]
@@ -318,6 +324,9 @@ contract(
         if (depth !== undefined && !scenarioMade(spec) && !refusedBeforeBody(outcome) && !(outcome.status === 400 && outcome.text.includes(String(DEPTH_LIMIT)))) {
           rules.push(new OracleFailure(`JSON nested ${depth} deep: expected 400 naming the limit ${DEPTH_LIMIT}, got ${describeOutcome(outcome)}\n  request: ${describeWire(h, wire)}`, `JSON DEPTH: no ${DEPTH_LIMIT}-level limit -> ${outcome.status}`))
         }
+        if (spec.token === CREATED && !scenarioMade(spec) && outcome.status === 400 && /^The JSON body (is not valid JSON|nests deeper)/.test(outcome.text)) {
+          rules.push(new OracleFailure(`JSON PASS-THROUGH PARSED: a JSON body to a pass-through webhook was refused as JSON: ${describeOutcome(outcome)}\n  request: ${describeWire(h, wire)}`, 'JSON PASS-THROUGH PARSED'))
+        }
         if (!scenarioMade(spec) && outcome.status !== configuredStatus) expectNothingStored(h, wire, outcome, before)
 
         await expectHealthy(h, describeWire(h, wire))
@@ -336,4 +345,5 @@ contract(
     })
   },
   { clock: 'manual' },
+  WITHOUT_TLS,
 )

@@ -1,17 +1,36 @@
 /**
  * The contract harness: one set of behaviour tests, run against every way in — in-process (msw
  * `setupServer` with the emulator's handlers, no socket), the real node:http server on a free
- * port, and `emu.handle()` with no transport at all — so they can never drift apart.
+ * port, the same server over HTTPS (its certificate signed by the local CA, which the client
+ * trusts), and `emu.handle()` with no transport at all — so they can never drift apart. The OAuth,
+ * webhooks and versions suites (titles `oauth…`, `webhooks…`, `versions…`) also run against a
+ * team made at run time (`POST /__svc-mock/teams` on a server), so a team is the whole emulator.
  */
+import { readFileSync } from 'node:fs'
+import { Agent, fetch as fetchWith } from 'undici'
 import { afterAll, beforeAll, beforeEach, describe } from 'vitest'
 import { setupEmulatorServer, unhandled } from '../../src/adapters/msw.js'
 import { startServer, type RunningServer } from '../../src/adapters/server.js'
 import { createEmulator, type Emulator, type EmulatorOptions } from '../../src/index.js'
 
-/** `in-process`: msw; `server`: a socket; `handle`: `emu.handle(request)`. */
-export type TransportKind = 'in-process' | 'server' | 'handle'
+/** `in-process`: msw; `server`: a socket; `server-https`: a socket with TLS; `handle`: `emu.handle(request)`; `team`: a socket to a team made at run time. */
+export type TransportKind = 'in-process' | 'server' | 'server-https' | 'handle' | 'team'
 
-export const TRANSPORTS: readonly TransportKind[] = ['in-process', 'server', 'handle']
+export const TRANSPORTS: readonly TransportKind[] = ['in-process', 'server', 'server-https', 'handle']
+
+/**
+ * Every way in but TLS, for the fuzz suite: behind either socket the same HTTP parser and routes
+ * read its inputs (its raw-socket inputs go to `server` only), so over TLS it would only repeat them.
+ */
+export const WITHOUT_TLS: readonly TransportKind[] = ['in-process', 'server', 'handle']
+
+/** Over a real socket (`server`, `server-https`, `team`), where an in-process boundary does not reach the server's requests. */
+export function overSocket(kind: TransportKind): boolean {
+  return kind === 'server' || kind === 'server-https' || kind === 'team'
+}
+
+/** The suites that also run against a team made at run time. */
+const ON_A_TEAM = /^(oauth|webhooks|versions)\b/
 
 export interface Harness {
   readonly kind: TransportKind
@@ -30,6 +49,8 @@ class LiveHarness implements Harness {
   #emu: Emulator | undefined
   #origin: string | undefined
   #stop: (() => Promise<void>) | undefined
+  /** For `server-https`: a client that trusts the local CA (and only it). */
+  #tls: Agent | undefined
 
   constructor(kind: TransportKind, options: EmulatorOptions) {
     this.kind = kind
@@ -63,10 +84,26 @@ class LiveHarness implements Harness {
         server.close()
         await emu.close()
       }
-    } else {
-      const running: RunningServer = await startServer({ ...this.#options, port: 0, log: this.#options.log ?? 'silent' })
+    } else if (this.kind !== 'team') {
+      const https = this.kind === 'server-https'
+      const running: RunningServer = await startServer({ ...this.#options, port: 0, log: this.#options.log ?? 'silent', ...(https ? { https: true } : {}) })
+      const tls = running.caFile === undefined ? undefined : new Agent({ connect: { ca: readFileSync(running.caFile, 'utf8') } })
+      this.#tls = tls
       this.#emu = running.emulator
       this.#origin = running.url
+      this.#stop = async () => {
+        await running.close()
+        await tls?.close()
+      }
+    } else {
+      // The team is made over the control plane, as a test worker makes its own; it inherits the run's options.
+      const running: RunningServer = await startServer({ ...this.#options, port: 0, log: this.#options.log ?? 'silent' })
+      const made = await fetch(`${running.url}/__svc-mock/teams`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+      const { name } = (await made.json()) as { name: string }
+      const team = running.teams.get(name)
+      if (made.status !== 201 || !team) throw new Error(`POST /__svc-mock/teams answered ${made.status}`)
+      this.#emu = team.emulator
+      this.#origin = team.url
       this.#stop = () => running.close()
     }
   }
@@ -78,15 +115,16 @@ class LiveHarness implements Harness {
   fetch(path: string, init?: RequestInit): Promise<Response> {
     const url = path.startsWith('http') ? path : `${this.origin}${path}`
     if (this.kind === 'handle') return this.emu.handle(new Request(url, { ...init, ...(init?.body ? { duplex: 'half' } : {}) } as RequestInit))
+    // undici's own fetch, which takes a dispatcher of its own version on every Node.js the CI runs.
+    if (this.#tls) return fetchWith(url, { ...init, dispatcher: this.#tls } as Parameters<typeof fetchWith>[1]) as unknown as Promise<Response>
     return fetch(url, init)
   }
 
   async control<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
-    // Every change to the control plane is JSON, even without a body (a form could not drive it).
+    // A body is JSON; a change without one needs no Content-Type.
     const response = await this.fetch(`/__svc-mock${path}`, {
       method,
-      ...(method === 'GET' ? {} : { headers: { 'content-type': 'application/json' } }),
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
     })
     const text = await response.text()
     return { status: response.status, body: (text === '' ? undefined : JSON.parse(text)) as T }
@@ -94,11 +132,12 @@ class LiveHarness implements Harness {
 }
 
 /**
- * Declares a suite whose tests run once per way in. `body` registers tests with `it()`, using
- * the harness it is given; the emulator is reset before every test.
+ * Declares a suite whose tests run once per way in (`kinds`, default all four; and on a team, for
+ * the OAuth, webhooks and versions suites). `body` registers tests with `it()`, using the harness
+ * it is given; the emulator is reset before every test.
  */
-export function contract(title: string, body: (h: Harness) => void, options: EmulatorOptions = {}): void {
-  for (const kind of TRANSPORTS) {
+export function contract(title: string, body: (h: Harness) => void, options: EmulatorOptions = {}, kinds: readonly TransportKind[] = TRANSPORTS): void {
+  for (const kind of ON_A_TEAM.test(title) && kinds === TRANSPORTS ? [...kinds, 'team' as const] : kinds) {
     describe(`${title} [${kind}]`, () => {
       const harness = new LiveHarness(kind, options)
       beforeAll(() => harness.start())

@@ -1,13 +1,16 @@
 /**
  * Helpers for the OAuth contract tests: token requests in each encoding (urlencoded, multipart,
- * query string) and client authentication method, the authorize step without a browser, and a
- * token's claims.
+ * query string: the parameters that may come there, with the secrets in a urlencoded body) and
+ * client authentication method, the authorize step without a browser, and a token's claims.
  */
 import { createHash } from 'node:crypto'
 import { decodeJwt } from 'jose'
 import type { Harness } from './harness.js'
 
 export type Encoding = 'urlencoded' | 'multipart' | 'query'
+
+/** Token parameters that never count from the query string (RFC 6749 section 2.3.1). */
+const SECRETS = new Set(['client_secret', 'code', 'refresh_token', 'device_code', 'code_verifier'])
 export type Method = 'basic' | 'post'
 
 export interface TokenAnswer {
@@ -54,7 +57,13 @@ export async function token(h: Harness, params: Record<string, string>, options:
     for (const [k, v] of Object.entries(all)) form.append(k, v)
     body = form
   } else {
-    path += `?${new URLSearchParams(all).toString()}`
+    const entries = Object.entries(all)
+    path += `?${new URLSearchParams(entries.filter(([k]) => !SECRETS.has(k))).toString()}`
+    const secrets = entries.filter(([k]) => SECRETS.has(k))
+    if (secrets.length > 0) {
+      body = new URLSearchParams(secrets).toString()
+      headers['content-type'] = 'application/x-www-form-urlencoded'
+    }
   }
   const response = await h.fetch(path, { method: 'POST', headers, ...(body === undefined ? {} : { body }) })
   const text = await response.text()

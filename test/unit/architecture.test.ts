@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src')
-const DOMAINS = ['auth', 'versions', 'webhooks', 'control'] as const
+const DOMAINS = ['auth', 'versions', 'webhooks', 'user-routes', 'control'] as const
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -1,7 +1,7 @@
 /** The published JSON Schemas match the zod schemas that validate the files. */
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { fixturesJsonSchema, scenarioJsonSchema } from '../../src/json-schemas.js'
+import { fixturesJsonSchema, routesJsonSchema, scenarioJsonSchema } from '../../src/json-schemas.js'
 
 const read = (name: string): unknown => JSON.parse(readFileSync(new URL(`../../docs/${name}`, import.meta.url), 'utf8'))
 
@@ -14,11 +14,21 @@ describe('published JSON Schemas', () => {
     expect(read('fixtures.schema.json')).toEqual(fixturesJsonSchema())
   })
 
+  it('docs/routes.schema.json is current (run `npm run schemas` after changing the format)', () => {
+    expect(read('routes.schema.json')).toEqual(routesJsonSchema())
+  })
+
   it('describes the parts an editor needs', () => {
     const scenario = scenarioJsonSchema() as { properties: Record<string, unknown>; required: string[] }
     expect(scenario.required).toEqual(expect.arrayContaining(['name', 'description']))
     expect(Object.keys(scenario.properties)).toEqual(expect.arrayContaining(['params', 'settings', 'rules']))
     const fixtures = fixturesJsonSchema() as { properties: Record<string, unknown> }
     expect(Object.keys(fixtures.properties)).toEqual(expect.arrayContaining(['users', 'apiKeys', 'storages', 'elements', 'generate']))
+    const routes = routesJsonSchema() as { properties: { routes: { items: { properties: Record<string, { enum?: string[]; not?: object }>; required: string[] } } } }
+    const route = routes.properties.routes.items
+    expect(route.required).toEqual(['id', 'method', 'path'])
+    expect(route.properties.method?.enum).toEqual(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
+    // A file cannot hold a function: `resolve` is never valid in one.
+    expect(route.properties.resolve?.not).toEqual({})
   })
 })

@@ -19,7 +19,10 @@ describe('ScenarioCatalogue', () => {
   it.each([
     [{ description: 'x' }, 'name', /expected string/],
     [{ name: 'Bad Name', description: 'x' }, 'name', /lower-case letters/],
-    [{ name: 'a', description: 'x', rules: [{ fault: 'explode' }] }, 'rules[0].fault', /Invalid/],
+    [{ name: 'a', description: 'x', rules: [{ fault: 'explode' }] }, 'rules[0].fault', /expected one of "network-error", "empty-reply", "cut-body" or \{"\$param": "<parameter name>"\}, received string/],
+    [{ name: 'a', description: 'x', rules: [{ delay: 'long' }] }, 'rules[0].delay', /^expected a number or \{"\$param": "<parameter name>"\}, received string$/],
+    [{ name: 'a', description: 'x', rules: [{ every: 1.5 }] }, 'rules[0].every', /^expected a whole number or \{"\$param": "<parameter name>"\}, received number$/],
+    [{ name: 'a', description: 'x', routes: 7 }, 'routes', /^expected a string or an array, received number$/],
     [{ name: 'a', description: 'x', rules: [{ delay: { $param: 'ms' } }] }, 'rules[0].delay', /refers to parameter "ms"/],
     [{ name: 'a', description: 'x', rules: [{ fault: 'network-error', error: 'not-found' }] }, 'rules[0]', /at most one of/],
     [{ name: 'a', description: 'x', colour: 'red' }, '', /unknown field "colour"/],
@@ -70,7 +73,7 @@ describe('ScenarioEngine.decide', () => {
     engine.use('gone')
     engine.use('slow', { params: { ms: 30 } })
     engine.use('broken')
-    const decision = engine.decide('versions.list', 'GET', {}, engine.activate('slow', { params: { ms: 5 } }, 'request'))
+    const decision = engine.decide({ id: 'versions.list' }, 'GET', {}, engine.activate('slow', { params: { ms: 5 } }, 'request'))
     expect(decision.delayMs).toBe(35)
     expect(decision.outcome).toMatchObject({ kind: 'error', code: 'server-error', scenario: 'broken' })
     expect(decision.scenarios).toEqual(['gone', 'slow', 'broken', 'slow'])
@@ -79,15 +82,15 @@ describe('ScenarioEngine.decide', () => {
   it('applies settings only to the routes the scenario touches', () => {
     const engine = new ScenarioEngine(catalogue, () => ({ auth: { staticKeys: 'allowed' } }))
     engine.use('strict')
-    expect(engine.decide('versions.list', 'GET', {}, []).settings).toEqual({ auth: { staticKeys: 'rejected' } })
-    expect(engine.decide('auth.token', 'POST', {}, []).settings).toEqual({ auth: { staticKeys: 'allowed' } })
+    expect(engine.decide({ id: 'versions.list' }, 'GET', {}, []).settings).toEqual({ auth: { staticKeys: 'rejected' } })
+    expect(engine.decide({ id: 'auth.token' }, 'POST', {}, []).settings).toEqual({ auth: { staticKeys: 'allowed' } })
   })
 
   it('matches targets: a webhook-targeted scenario ignores other webhooks', () => {
     const engine = new ScenarioEngine(catalogue, () => ({}))
     engine.use('hook-only', { targets: { webhook: 'orders' } })
-    expect(engine.decide('webhooks.receive', 'POST', { webhook: 'uploads' }, []).outcome).toBeUndefined()
-    expect(engine.decide('webhooks.receive', 'POST', { webhook: 'orders' }, []).outcome).toMatchObject({ kind: 'fault' })
+    expect(engine.decide({ id: 'webhooks.receive' }, 'POST', { webhook: 'uploads' }, []).outcome).toBeUndefined()
+    expect(engine.decide({ id: 'webhooks.receive' }, 'POST', { webhook: 'orders' }, []).outcome).toMatchObject({ kind: 'fault' })
   })
 
   it('switches itself off after `times` requests and tells listeners', () => {
@@ -95,12 +98,12 @@ describe('ScenarioEngine.decide', () => {
     const events: string[] = []
     engine.onChange((e) => events.push(`${e.name}:${e.on ? 'on' : 'off'}`))
     engine.use('gone', { times: 1 })
-    expect(engine.decide('auth.token', 'POST', {}, []).outcome).toBeUndefined()
-    const last = engine.decide('versions.list', 'GET', {}, [])
+    expect(engine.decide({ id: 'auth.token' }, 'POST', {}, []).outcome).toBeUndefined()
+    const last = engine.decide({ id: 'versions.list' }, 'GET', {}, [])
     expect(last.outcome).toBeDefined()
     expect(last.usedUp).toEqual(['gone'])
     expect(events).toEqual(['gone:on'])
-    expect(engine.decide('versions.list', 'GET', {}, []).outcome).toBeUndefined()
+    expect(engine.decide({ id: 'versions.list' }, 'GET', {}, []).outcome).toBeUndefined()
     engine.announce(last.usedUp)
     expect(events).toEqual(['gone:on', 'gone:off'])
   })

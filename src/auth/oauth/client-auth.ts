@@ -9,7 +9,7 @@ import type { RequestContext } from '../../kernel/route.js'
 import { authSettings } from '../settings.js'
 import type { ClientRegistry, OAuthClient } from './clients.js'
 import { type OAuthError, invalidClient, invalidRequest } from './wire.js'
-import type { TokenParams } from './token-request.js'
+import { type TokenParams, ignoredHint } from './token-request.js'
 
 const BASIC = /^basic\s+/i
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/
@@ -31,7 +31,7 @@ export function authenticateClient(ctx: RequestContext, params: TokenParams, cli
     throw invalidClient(`Client "${client.clientId}" is a public client: it has no secret. Send client_id alone, without client_secret or an Authorization: Basic header.`)
   }
   if (presented.method === 'none') {
-    throw invalidClient(`No client secret for client "${client.clientId}": send client_secret with client_id, or use Authorization: Basic.`)
+    throw invalidClient(`No client secret for client "${client.clientId}": send client_secret with client_id, or use Authorization: Basic.${ignoredHint(params, 'client_secret')}`)
   }
   if (client.authMethod !== presented.method) {
     throw invalidClient(

@@ -1,8 +1,9 @@
 /**
  * The keys that sign access tokens, one per algorithm (RS256, ES256, ES384, EdDSA). A key is made
  * the first time its algorithm is needed (the first token or JWKS request), never on the start-up
- * path, so start-up does not wait for RSA key generation (100-200 ms). Fixtures may pin a key (`signingKeys`) so tokens verify the same across runs. The
- * JWKS lists the public half of every key made so far. Keys survive `reset()`.
+ * path, so start-up never waits for RSA key generation. Fixtures may pin a key (`signingKeys`) so
+ * tokens verify the same across runs. The JWKS lists the public half of every key made so far.
+ * Keys survive `reset()`.
  */
 import { KeyObject, sign } from 'node:crypto'
 import { type CryptoKey, type JWK, calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK } from 'jose'

@@ -6,7 +6,7 @@
  */
 import type { Clock } from '../../kernel/clock.js'
 import type { Sourced } from '../../kernel/fixtures.js'
-import { SeededIds } from '../../kernel/ids.js'
+import type { SeededIds } from '../../kernel/ids.js'
 import { json, type Reply } from '../../kernel/reply.js'
 import type { RequestContext, RouteDefinition } from '../../kernel/route.js'
 import { type SettingsTree, readSection } from '../../kernel/settings.js'
@@ -46,7 +46,8 @@ export interface OAuthServerDeps {
   readonly directory: Directory
   readonly authUrl: string
   readonly baseUrl: string
-  readonly seed: number
+  /** The run's seeded id generator (OAuth forks a generator of its own from it). */
+  readonly ids: SeededIds
   readonly clock: Clock
   /** The run's settings (without scenarios): what `issueToken()` and key preparation read. */
   readonly settings: () => SettingsTree
@@ -68,8 +69,8 @@ export class OAuthServer {
 
   constructor(deps: OAuthServerDeps) {
     this.deps = deps
-    // A generator of its own (from the run's seed), so OAuth traffic never shifts other domains' ids.
-    this.ids = new SeededIds((deps.seed ^ 0x0a0a7001) >>> 0)
+    // A generator of its own, so OAuth traffic never shifts other domains' ids.
+    this.ids = deps.ids.fork(0x0a0a7001)
     this.issuer = new TokenIssuer({ keys: this.keys, issuer: deps.authUrl, audience: deps.baseUrl, newId: () => this.ids.uuid(), revocations: this.revocations })
     this.#services = {
       issuer: this.issuer,

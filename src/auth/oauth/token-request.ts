@@ -2,14 +2,27 @@
  * Reading a token request: parameters from the query string and from an
  * `application/x-www-form-urlencoded` or `multipart/form-data` body (the platform's examples use
  * all three), with RFC 6749's rules: a parameter sent twice is an error, an empty one counts as
- * absent. The parsed form is what the journal records (secrets redacted there).
+ * absent, and a secret never counts from the query string (section 2.3.1; the description's
+ * "credentials in the URL … are ignored"), so code that leaks one into URLs fails here first.
+ * The parsed form is what the journal records (secrets redacted there).
  */
 import { PayloadTooLargeError } from '../../kernel/errors.js'
 import type { RequestBody } from '../../kernel/request.js'
 import type { RequestContext } from '../../kernel/route.js'
 import { invalidRequest } from './wire.js'
 
-export type TokenParams = ReadonlyMap<string, string>
+/** Parameters that are secrets: read from the body only, ignored in the query string. */
+export const QUERY_IGNORED: ReadonlySet<string> = new Set(['client_secret', 'code', 'refresh_token', 'device_code', 'code_verifier'])
+
+export interface TokenParams extends ReadonlyMap<string, string> {
+  /** The secrets the query string carried, which did not count. */
+  readonly ignoredInQuery: ReadonlySet<string>
+}
+
+/** Said after "… is missing" when the parameter came only in the query string, where it does not count. */
+export function ignoredHint(params: TokenParams, name: string): string {
+  return params.ignoredInQuery.has(name) ? ` A ${name} in the query string does not count (RFC 6749 section 2.3.1): send it in the body.` : ''
+}
 
 export async function readTokenParams(ctx: RequestContext): Promise<TokenParams> {
   const params = new Map<string, string>()
@@ -20,9 +33,14 @@ export async function readTokenParams(ctx: RequestContext): Promise<TokenParams>
     if (value !== '') params.set(name, value)
   }
   const seenInQuery = new Set<string>()
+  const ignoredInQuery = new Set<string>()
   // `searchParams` parses the query on first read: a token request rarely has one.
   if (ctx.url.search !== '') {
     for (const [name, value] of ctx.url.searchParams) {
+      if (QUERY_IGNORED.has(name)) {
+        ignoredInQuery.add(name)
+        continue
+      }
       if (seenInQuery.has(name)) throw invalidRequest(`The parameter "${name}" is sent more than once (query string). Send each parameter once.`)
       seenInQuery.add(name)
       add(name, value, 'query string')
@@ -33,7 +51,7 @@ export async function readTokenParams(ctx: RequestContext): Promise<TokenParams>
   const raw = ctx.body ? await readBody(ctx.body, header) : []
   for (const [name, value] of raw) add(name, value, seenInQuery.has(name) ? 'in the query string and the body' : 'body')
   ctx.journalBody = Object.fromEntries(params)
-  return params
+  return Object.assign(params, { ignoredInQuery })
 }
 
 async function readBody(body: RequestBody, header: string): Promise<Array<[string, string]>> {

@@ -6,7 +6,7 @@
 import { suggestion } from '../closest.js'
 import { ScenarioError } from '../errors.js'
 import { SeededIds } from '../ids.js'
-import { routeMatches } from '../route.js'
+import { type RouteRef, routeSelected } from '../route.js'
 import { isPlainObject, type SettingsTree } from '../settings.js'
 import { type ScenarioDefinition, fillParams } from './catalogue.js'
 import { type Activation, FAULTS, type Fault, type ParamValue, type ScenarioPart, type ScenarioRule } from './schema.js'
@@ -52,7 +52,7 @@ export interface ResolvedRule {
 
 /** What an activation may be aimed at: the routes and the domains' targets that exist now. */
 export interface AimSources {
-  routes(): readonly string[]
+  routes(): readonly RouteRef[]
   targets(): readonly ScenarioTarget[]
 }
 
@@ -108,8 +108,8 @@ function checkAim(aims: AimSources | undefined, name: string, activation: Activa
   if (!aims) return
   if (activation.route !== undefined) {
     const routes = aims.routes()
-    if (!routes.some((id) => routeMatches(activation.route ?? '', id))) {
-      throw new ScenarioError(name, 'route', `no route "${activation.route}" exists ${suggestion(activation.route, routes, 'route')}`)
+    if (!routes.some((route) => routeSelected(activation.route ?? '', route))) {
+      throw new ScenarioError(name, 'route', `no route "${activation.route}" exists ${suggestion(activation.route, routes.map((r) => r.id), 'route')}`)
     }
   }
   for (const [targetName, value] of Object.entries(activation.targets ?? {})) {

@@ -7,9 +7,10 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { ScenarioError, UnknownScenarioError } from '../errors.js'
 import { NESTING_RULE, nestsDeeperThan } from '../nesting.js'
-import { type RouteDefinition, routeMatches } from '../route.js'
+import type { RouteDefinition } from '../route.js'
 import { isPlainObject } from '../settings.js'
 import { firstProblem, type ValidationProblem } from '../validation.js'
+import { checkRoutes } from './route-check.js'
 import { type ParamSpec, type ParamValue, type ScenarioFile, ScenarioFileSchema } from './schema.js'
 
 export interface ScenarioDefinition extends ScenarioFile {
@@ -52,7 +53,8 @@ export class ScenarioCatalogue {
   /** Adds one scenario given as an object; a later scenario with the same name replaces the earlier. */
   add(raw: unknown, source = 'inline'): ScenarioDefinition {
     if (nestsDeeperThan(raw)) throw new ScenarioError(source, '', NESTING_RULE)
-    const parsed = ScenarioFileSchema.safeParse(raw)
+    // reportInput: a value of the wrong type is named by its type in the message.
+    const parsed = ScenarioFileSchema.safeParse(raw, { reportInput: true })
     if (!parsed.success) {
       const problem = firstProblem(parsed.error)
       throw new ScenarioError(source, problem.path, problem.rule)
@@ -95,24 +97,12 @@ export class ScenarioCatalogue {
     return this.names().map((name) => this.get(name))
   }
 
-  /** A scenario rule asking for a domain error that no route it targets knows is refused at start. */
-  checkErrors(routes: readonly RouteDefinition[]): void {
-    for (const definition of this.list()) {
-      const rules = definition.parts === undefined ? (definition.rules ?? []).map((rule, i) => ({ rule, at: `rules[${i}]` })) : definition.parts.flatMap((part, p) => (part.rules ?? []).map((rule, i) => ({ rule, at: `parts[${p}].rules[${i}]` })))
-      for (const { rule, at } of rules) {
-        if (rule.error === undefined) continue
-        const selectors = typeof rule.route === 'string' ? [rule.route] : rule.route
-        const targeted = routes.filter((r) => !r.control && selectors.some((s) => routeMatches(s, r.id)))
-        if (!targeted.some((r) => r.scenarioErrors?.includes(rule.error ?? ''))) {
-          const known = [...new Set(targeted.flatMap((r) => r.scenarioErrors ?? []))]
-          throw new ScenarioError(
-            definition.source,
-            `${at}.error`,
-            `no route it targets knows the error "${rule.error}"${known.length > 0 ? ` (they know: ${known.join(', ')})` : ''}`,
-          )
-        }
-      }
-    }
+  /**
+   * Checks every scenario against the routes served, once they are known: a route selector that
+   * matches no route, or an error no targeted route knows, is refused (route-check.ts).
+   */
+  checkRoutes(routes: readonly RouteDefinition[]): void {
+    for (const definition of this.list()) checkRoutes(definition, definition.source, routes)
   }
 
   /** The parameters of an activation: given values checked against the specs, defaults filled in. */

@@ -3,7 +3,7 @@
  * their rules add up to (delays add, the highest-ranked terminal rule answers), and the settings
  * they overlay on the run's. Precedence rises with the order of `touching`: the last one wins.
  */
-import { routeMatches } from '../route.js'
+import { type RouteRef, routeSelected } from '../route.js'
 import { mergeSettings, type SettingsTree } from '../settings.js'
 import type { ActiveScenario, ResolvedRule } from './active.js'
 import type { Fault } from './schema.js'
@@ -36,10 +36,10 @@ export function untouched(settings: SettingsTree): ScenarioDecision {
 }
 
 /** Whether a scenario is aimed at this route and these targets. */
-export function touches(scenario: ActiveScenario, routeId: string, targets: RequestTargets): boolean {
-  if (!scenario.routes.some((r) => routeMatches(r, routeId))) return false
+export function touches(scenario: ActiveScenario, route: RouteRef, targets: RequestTargets): boolean {
+  if (!scenario.routes.some((r) => routeSelected(r, route))) return false
   for (const [name, wanted] of Object.entries(scenario.target)) {
-    if (name === 'route' ? !routeMatches(wanted, routeId) : targets[name] !== wanted) return false
+    if (name === 'route' ? !routeSelected(wanted, route) : targets[name] !== wanted) return false
   }
   return true
 }
@@ -49,14 +49,14 @@ export function touches(scenario: ActiveScenario, routeId: string, targets: Requ
  * that fires add up, and the first terminal rule (fault, error, respond) is the answer. Counts the
  * request for each matching rule's `every` and draws for its `probability`.
  */
-export function applyRules(touching: readonly ActiveScenario[], routeId: string, method: string): { delayMs: number; outcome: ScenarioOutcome | undefined } {
+export function applyRules(touching: readonly ActiveScenario[], route: RouteRef, method: string): { delayMs: number; outcome: ScenarioOutcome | undefined } {
   let delayMs = 0
   let outcome: ScenarioOutcome | undefined
   for (let i = touching.length - 1; i >= 0; i--) {
     const scenario = touching[i]
     if (!scenario) continue
     for (const [index, rule] of scenario.rules.entries()) {
-      if (!rule.routes.some((r) => routeMatches(r, routeId))) continue
+      if (!rule.routes.some((r) => routeSelected(r, route))) continue
       if (rule.method !== undefined && rule.method.toUpperCase() !== method) continue
       if (!fires(scenario, index, rule)) continue
       delayMs += rule.delay

@@ -10,6 +10,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { SettingsTree } from '../settings.js'
+import type { RouteRef } from '../route.js'
 import { type ActiveScenario, type AimSources, type ScenarioLevel, activeScenarios } from './active.js'
 import type { ScenarioCatalogue } from './catalogue.js'
 import { type ScenarioDecision, SettingsOverlay, applyRules, namesOf, touches, untouched } from './decide.js'
@@ -150,15 +151,15 @@ export class ScenarioEngine {
    * What the active scenarios do to one request. Counts the request against each scenario's
    * `times` (a scenario with none left switches itself off).
    */
-  decide(routeId: string, method: string, targets: RequestTargets, perRequest: readonly ActiveScenario[]): ScenarioDecision {
+  decide(route: RouteRef, method: string, targets: RequestTargets, perRequest: readonly ActiveScenario[]): ScenarioDecision {
     const base = this.#base()
     const candidates = perRequest.length === 0 ? this.active() : [...this.active(), ...perRequest]
     if (candidates.length === 0) return untouched(base)
 
-    const touching = candidates.filter((s) => touches(s, routeId, targets))
+    const touching = candidates.filter((s) => touches(s, route, targets))
     if (touching.length === 0) return untouched(base)
 
-    const { delayMs, outcome } = applyRules(touching, routeId, method)
+    const { delayMs, outcome } = applyRules(touching, route, method)
     const usedUp = touching.filter((scenario) => this.#consume(scenario)).map((s) => s.name)
     return {
       scenarios: namesOf(touching),
@@ -181,13 +182,20 @@ export class ScenarioEngine {
    */
   settingsAt(routeId: string, targets: RequestTargets): SettingsTree {
     const base = this.#base()
-    const touching = this.active().filter((s) => touches(s, routeId, targets))
+    const route = this.#route(routeId)
+    const touching = this.active().filter((s) => touches(s, route, targets))
     return touching.length === 0 ? base : this.#overlay.settings(base, touching)
   }
 
   /** Names of the scenarios on here that touch a route and target, without counting a request. */
   touchingAt(routeId: string, targets: RequestTargets): string[] {
-    return namesOf(this.active().filter((s) => touches(s, routeId, targets)))
+    const route = this.#route(routeId)
+    return namesOf(this.active().filter((s) => touches(s, route, targets)))
+  }
+
+  /** A route by its id, with its tags when the emulator serves it. */
+  #route(routeId: string): RouteRef {
+    return this.aims?.routes().find((r) => r.id === routeId) ?? { id: routeId }
   }
 
   /** Counts a request against `times`; true when that switched a run-level scenario off. */

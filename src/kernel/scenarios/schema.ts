@@ -12,7 +12,8 @@ import { type JsonObject, JsonValue } from '../json.js'
 /** Scenario names: lower-case letters, digits and dashes. */
 export const SCENARIO_NAME = /^[a-z0-9][a-z0-9-]*$/
 
-export const ParamRef = z.strictObject({ $param: z.string().min(1) })
+/** `{"$param": "ms"}`: a parameter's value; its own message, so a wrong value says what it could have been. */
+export const ParamRef = z.strictObject({ $param: z.string().min(1) }, { error: (issue) => (issue.code === 'invalid_type' ? 'expected {"$param": "<parameter name>"}' : undefined) })
 export type ParamRef = z.infer<typeof ParamRef>
 
 const NumberOrParam = z.union([z.number().nonnegative(), ParamRef])
@@ -34,11 +35,14 @@ export type ParamSpec = z.infer<typeof ParamSpec>
 export const FAULTS = ['network-error', 'empty-reply', 'cut-body'] as const
 export type Fault = (typeof FAULTS)[number]
 
-export const RouteSelector = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)])
+/** Route ids (`versions.list`), prefixes (`webhooks.*`), `*`, or tags (`@gated`: every route the gate guards). */
+export const RouteSelector = z
+  .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
+  .meta({ description: 'A route id (versions.list), a prefix (versions.*), *, a tag (@gated: every route that takes a credential), or a list of them. Control routes never match.' })
 
 export const ScenarioRule = z
   .strictObject({
-    /** Route id, prefix (`webhooks.*`), `*`, or a list of them. Control routes never match. */
+    /** Route id, prefix (`webhooks.*`), `*`, tag (`@gated`), or a list of them. Control routes never match. */
     route: RouteSelector.default('*'),
     /** Only requests with this method. */
     method: z.string().optional(),

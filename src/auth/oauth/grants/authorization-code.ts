@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto'
 import { invalidGrant, invalidRequest, unauthorizedClient } from '../wire.js'
 import type { AuthorizationCode } from '../single-use-store.js'
 import type { TokenResponse } from '../wire.js'
+import { ignoredHint } from '../token-request.js'
 import { type GrantRequest, type GrantServices, accessToken, withRefreshToken } from './grant.js'
 
 export async function authorizationCodeGrant(request: GrantRequest, services: GrantServices): Promise<TokenResponse> {
@@ -17,7 +18,7 @@ export async function authorizationCodeGrant(request: GrantRequest, services: Gr
     throw unauthorizedClient(`Client "${client.clientId}" is registered for client_credentials, not the authorization code grant.`)
   }
   const value = params.get('code')
-  if (value === undefined) throw invalidRequest('The parameter "code" is missing: send the code the authorize step delivered to your redirect URI.')
+  if (value === undefined) throw invalidRequest(`The parameter "code" is missing: send the code the authorize step delivered to your redirect URI.${ignoredHint(params, 'code')}`)
   const code = services.codes.get(value)
   if (!code) throw invalidGrant('The authorization code is not valid. Use the code from the latest redirect of the authorize step.')
   if (code.used) {
@@ -30,7 +31,7 @@ export async function authorizationCodeGrant(request: GrantRequest, services: Gr
     throw invalidGrant('The authorization code expired (codes are valid for 60 seconds). Run the authorization again and exchange the code at once.')
   }
   checkRedirectUri(code, params.get('redirect_uri'))
-  checkPkce(code, params.get('code_verifier'))
+  checkPkce(code, params.get('code_verifier'), ignoredHint(params, 'code_verifier'))
   const consent = services.consents.get(code.userId, client.clientId)
   if (!consent || consent.id !== code.consentId) throw invalidGrant('The user revoked the consent this code was issued under. Run the authorization again.')
   if (!services.directory.user(code.userId)) throw invalidGrant(`The user ${code.userId} no longer exists.`)
@@ -48,12 +49,12 @@ function checkRedirectUri(code: AuthorizationCode, given: string | undefined): v
   }
 }
 
-function checkPkce(code: AuthorizationCode, verifier: string | undefined): void {
+function checkPkce(code: AuthorizationCode, verifier: string | undefined, hint: string): void {
   if (code.codeChallenge === null) {
     if (verifier !== undefined) throw invalidGrant('A code_verifier was sent, but the authorization request had no code_challenge.')
     return
   }
-  if (verifier === undefined) throw invalidGrant('The parameter "code_verifier" is missing: the authorization request carried a PKCE code_challenge.')
+  if (verifier === undefined) throw invalidGrant(`The parameter "code_verifier" is missing: the authorization request carried a PKCE code_challenge.${hint}`)
   const computed = code.codeChallengeMethod === 'S256' ? createHash('sha256').update(verifier).digest('base64url') : verifier
   if (computed !== code.codeChallenge) {
     throw invalidGrant(`The code_verifier does not match the code_challenge of the authorization request (method ${code.codeChallengeMethod ?? 'plain'}).`)

@@ -10,6 +10,7 @@
 import { SLOW_DOWN_STEP_S } from '../../constants.js'
 import type { TokenResponse } from '../wire.js'
 import { accessDenied, authorizationPending, expiredToken, invalidGrant, invalidRequest, slowDown, unauthorizedClient } from '../wire.js'
+import { ignoredHint } from '../token-request.js'
 import { type GrantRequest, type GrantServices, accessToken, withRefreshToken } from './grant.js'
 
 export async function deviceCodeGrant(request: GrantRequest, services: GrantServices): Promise<TokenResponse> {
@@ -18,7 +19,7 @@ export async function deviceCodeGrant(request: GrantRequest, services: GrantServ
     throw unauthorizedClient(`Client "${client.clientId}" is not registered for the device authorization grant (it uses ${client.grantType}).`)
   }
   const value = params.get('device_code')
-  if (value === undefined) throw invalidRequest('The parameter "device_code" is missing: send the device_code the device authorization endpoint answered.')
+  if (value === undefined) throw invalidRequest(`The parameter "device_code" is missing: send the device_code the device authorization endpoint answered.${ignoredHint(params, 'device_code')}`)
   const code = services.deviceCodes.get(value)
   if (!code || code.clientId !== client.clientId) throw invalidGrant('The device code is not valid for this client.')
   if (code.status === 'used') throw invalidGrant('The device code was already exchanged for tokens. Device codes are single use: start the device authorization again.')

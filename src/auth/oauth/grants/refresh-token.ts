@@ -7,6 +7,7 @@
 import { invalidGrant, invalidRequest, invalidScope, unauthorizedClient } from '../wire.js'
 import { parseScopeParam } from '../scopes.js'
 import type { TokenResponse } from '../wire.js'
+import { ignoredHint } from '../token-request.js'
 import { type GrantRequest, type GrantServices, accessToken, withRefreshToken } from './grant.js'
 
 export async function refreshTokenGrant(request: GrantRequest, services: GrantServices): Promise<TokenResponse> {
@@ -15,7 +16,7 @@ export async function refreshTokenGrant(request: GrantRequest, services: GrantSe
     throw unauthorizedClient(`Client "${client.clientId}" has no refresh tokens: they are issued with the authorization code and device grants only. Run the client credentials grant again instead.`)
   }
   const value = params.get('refresh_token')
-  if (value === undefined) throw invalidRequest('The parameter "refresh_token" is missing.')
+  if (value === undefined) throw invalidRequest(`The parameter "refresh_token" is missing.${ignoredHint(params, 'refresh_token')}`)
   const token = services.refreshTokens.get(value)
   if (!token) throw invalidGrant('The refresh token is not valid.')
   if (token.used) {

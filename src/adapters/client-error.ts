@@ -1,0 +1,78 @@
+/**
+ * What Node's HTTP parser refuses before any request exists, answered on the socket. Node's own
+ * answers are kept (400 for bytes that are no request, 408 for a stalled one, 413 for oversized
+ * chunk extensions, 431 for oversized headers), except that a request line with a method the
+ * parser does not know (`FOO /oauth2/token`) gets the pipeline's 501 rather than a bare 400.
+ * Answers on a connection go out in request order: when the refused bytes follow a request whose
+ * answer is still on its way (a body longer than its Content-Length said), the refusal waits for
+ * that answer, so the client reads the answer to what it did send first.
+ */
+import { STATUS_CODES, type ServerResponse } from 'node:http'
+import type { Duplex } from 'node:stream'
+
+const CLIENT_ERROR_STATUS: Readonly<Record<string, number>> = {
+  HPE_INVALID_METHOD: 501,
+  HPE_HEADER_OVERFLOW: 431,
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: 413,
+  ERR_HTTP_REQUEST_TIMEOUT: 408,
+}
+
+/** A request line: a method token, a target, the protocol version. */
+const REQUEST_LINE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ \S+ HTTP\/\d\.\d\r?$/
+
+/** The parse error Node hands to `clientError`: the bytes it read, and how far it got. */
+export type ClientError = Error & { code?: string; rawPacket?: Uint8Array; bytesParsed?: number }
+
+/** The answer a socket has in flight, if any (Node keeps it on the socket while it is written). */
+type HttpSocket = Duplex & { _httpMessage?: ServerResponse | null }
+
+export function clientErrorListener(): (error: ClientError, socket: Duplex) => void {
+  // The parser reports the same error again for every chunk that follows: answer once.
+  const refused = new WeakSet<Duplex>()
+  return (error, socket) => {
+    // The client went away in the middle of a request: nothing more can come, and its route must see it gone.
+    if (error.code === 'ECONNRESET' || error.code === 'HPE_INVALID_EOF_STATE' || !socket.writable) {
+      socket.destroy()
+      return
+    }
+    if (refused.has(socket)) return
+    refused.add(socket)
+    const status = statusOf(error)
+    afterAnswersInFlight(socket as HttpSocket, () => {
+      if (!socket.writable) return // the answer before closed the connection
+      const body = status === 501 ? JSON.stringify({ error: 'Not Implemented', message: 'svc-mock implements no route for this method.' }) : ''
+      const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, 'connection: close']
+      if (body !== '') head.push('content-type: application/json', `content-length: ${Buffer.byteLength(body)}`)
+      socket.end(`${head.join('\r\n')}\r\n\r\n${body}`)
+    })
+  }
+}
+
+/** 501 for a request line whose method the parser does not know; 400 for bytes that are no request at all. */
+function statusOf(error: ClientError): number {
+  const status = CLIENT_ERROR_STATUS[error.code ?? ''] ?? 400
+  if (status !== 501) return status
+  const from = error.bytesParsed ?? 0
+  const refusedBytes = error.rawPacket === undefined ? '' : Buffer.from(error.rawPacket.subarray(from, from + 8192)).toString('latin1')
+  const firstLine = refusedBytes.split('\n', 1)[0] ?? ''
+  return REQUEST_LINE.test(firstLine) ? 501 : 400
+}
+
+/**
+ * Runs `then` once every answer to a complete request on the socket has been written (not at all
+ * if the connection goes first). When the refusal is about the request being answered (its body
+ * stalled), it goes out at once, or, once that answer has begun, the connection is closed.
+ */
+function afterAnswersInFlight(socket: HttpSocket, then: () => void): void {
+  const inFlight = socket._httpMessage
+  if (!inFlight || !inFlight.req.complete) {
+    if (inFlight?.headersSent === true) socket.destroy()
+    else then()
+    return
+  }
+  // Node hands the socket to the next queued answer before the current one says 'close'.
+  inFlight.once('close', () => {
+    if (socket.destroyed) return
+    afterAnswersInFlight(socket, then)
+  })
+}

@@ -1,0 +1,144 @@
+/**
+ * The teams of a standalone server: isolated emulators beside the main one, each listening on a
+ * port of its own (the server opens it: `launch`). This registry names them (`team-N` unless
+ * given a DNS label), refuses a duplicate (409), a bad name, bad fixtures or a bad scenario (400,
+ * before any port is opened), one past the limit (429), and closes them with the server. It is
+ * the `TeamHost` the control plane drives and, through `server.teams`, the same from code.
+ */
+import { type TeamHost, type TeamInfo, type TeamInput, TeamBody, TooManyTeamsError } from '../control/index.js'
+import type { Emulator } from '../emulator-api.js'
+import { ConfigError, ConflictError, FixtureError, InvalidInputError, NotFoundError, ScenarioError, UnknownScenarioError } from '../kernel/errors.js'
+import { parseBody } from '../kernel/validation.js'
+
+export type { TeamInfo, TeamInput }
+
+/** A team that runs: what the control plane lists, and its emulator (the object tests use in-process). */
+export interface RunningTeam extends TeamInfo {
+  readonly emulator: Emulator
+}
+
+/** `server.teams`: the server's teams from code, as the control plane's `/__svc-mock/teams` drives them. */
+export interface TeamsApi {
+  /** Every team, the main one first. */
+  list(): TeamInfo[]
+  /** A running team by name, with its emulator. */
+  get(name: string): RunningTeam | undefined
+  /** Makes a team (refusals as over HTTP: InvalidInputError, ConflictError, TooManyTeamsError, TeamPortError). */
+  create(input?: TeamInput): Promise<RunningTeam>
+  /** Closes a team: its port takes no more connections once this resolves. */
+  delete(name: string): Promise<void>
+}
+
+/** A team the server launched: its record, and how to close it. */
+export interface LaunchedTeam {
+  readonly team: RunningTeam
+  /** Stops taking connections at once; resolves once requests in flight are answered and its emulator is closed. */
+  close(): Promise<void>
+}
+
+/** What the server does to launch a team: open its port, build its emulator (throws to refuse). */
+export type Launch = (name: string, input: TeamInput) => Promise<LaunchedTeam>
+
+export class TeamRegistry implements TeamsApi {
+  #main: RunningTeam | undefined
+  readonly #limit: number
+  readonly #launch: Launch
+  readonly #teams = new Map<string, LaunchedTeam>()
+  /** Names being made: taken already for a duplicate and for the limit. */
+  readonly #making = new Set<string>()
+  readonly #closing = new Set<Promise<void>>()
+  #closed = false
+
+  constructor(limit: number, launch: Launch) {
+    this.#limit = limit
+    this.#launch = launch
+  }
+
+  /** The server's own team, once its emulator is built (it is built with this registry's host). */
+  setMain(team: RunningTeam): void {
+    this.#main = team
+  }
+
+  get #mainTeam(): RunningTeam {
+    if (!this.#main) throw new Error('The server has no main team yet.')
+    return this.#main
+  }
+
+  /** What the control plane drives: the same operations, answering with the teams' records. */
+  host(): TeamHost {
+    return {
+      list: () => this.list(),
+      create: async (input) => infoOf(await this.create(input)),
+      delete: (name) => this.delete(name),
+    }
+  }
+
+  list(): TeamInfo[] {
+    return [infoOf(this.#mainTeam), ...[...this.#teams.values()].map(({ team }) => infoOf(team))]
+  }
+
+  get(name: string): RunningTeam | undefined {
+    return name === this.#mainTeam.name ? this.#mainTeam : this.#teams.get(name)?.team
+  }
+
+  async create(input: TeamInput = {}): Promise<RunningTeam> {
+    const body = parseBody(TeamBody, input, 'team')
+    if (this.#closed) throw new ConflictError('The server is closing: it makes no more teams.')
+    const name = body.name ?? this.#nextName()
+    if (this.get(name) !== undefined || this.#making.has(name)) throw new ConflictError(`A team named "${name}" exists already.`, 'name')
+    if (this.#teams.size + this.#making.size >= this.#limit) throw new TooManyTeamsError(this.#limit)
+    this.#making.add(name)
+    try {
+      const launched = await this.#launch(name, input).catch((error: unknown) => {
+        throw refusal(error)
+      })
+      if (this.#closed) {
+        await launched.close()
+        throw new ConflictError('The server closed while the team was being made.')
+      }
+      this.#teams.set(name, launched)
+      return launched.team
+    } finally {
+      this.#making.delete(name)
+    }
+  }
+
+  async delete(name: string): Promise<void> {
+    if (name === this.#mainTeam.name) throw new ConflictError(`The main team "${name}" closes only with the server.`, 'name')
+    const launched = this.#teams.get(name)
+    if (!launched) throw new NotFoundError(`No team "${name}" (teams: ${this.list().map((t) => t.name).join(', ')}).`, 'name')
+    this.#teams.delete(name)
+    // The answer to this request may be going out through the team itself: do not wait for it.
+    const closing = launched.close().finally(() => this.#closing.delete(closing))
+    this.#closing.add(closing)
+  }
+
+  /** Closes every team (the server is closing); resolves once all have closed. */
+  async closeAll(): Promise<void> {
+    this.#closed = true
+    const teams = [...this.#teams.values()]
+    this.#teams.clear()
+    await Promise.all([...teams.map((t) => t.close()), ...this.#closing])
+  }
+
+  /** `team-N`: the lowest N no team has. */
+  #nextName(): string {
+    for (let n = 1; ; n++) {
+      const name = `team-${n}`
+      if (this.get(name) === undefined && !this.#making.has(name)) return name
+    }
+  }
+}
+
+function infoOf(team: RunningTeam): TeamInfo {
+  const { name, url, port, main, seed, dashboard } = team
+  return { name, url, port, main, seed, dashboard }
+}
+
+/** A bad fixture, scenario or option of the team's body is the caller's: 400 naming it. */
+function refusal(error: unknown): unknown {
+  if (error instanceof FixtureError) return new InvalidInputError(`Invalid team: ${error.message}`, 'fixtures')
+  if (error instanceof ScenarioError || error instanceof UnknownScenarioError) return new InvalidInputError(`Invalid team: ${error.message}`, 'scenarios')
+  if (error instanceof ConfigError) return new InvalidInputError(`Invalid team: ${error.message}`, error.option)
+  return error
+}

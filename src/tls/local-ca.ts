@@ -1,0 +1,81 @@
+/**
+ * The local certificate authority, made once per user and kept in the user's data folder
+ * (ca-folder.ts): the certificate `ca.pem`, which clients are told to trust, and its private key
+ * `ca-key.pem` (mode 0600, in a folder of mode 0700), which never leaves the folder. Made in a
+ * folder of its own and moved into place in one step, so two servers starting at once end up
+ * with the same CA.
+ */
+import { X509Certificate, createPrivateKey } from 'node:crypto'
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { SvcMockError } from '../kernel/errors.js'
+import { CA_CERT_FILE, CA_DIR_VARIABLE, CA_KEY_FILE, type Environment, caFolder } from './ca-folder.js'
+import { makeAuthority, type PemPair } from './certificates.js'
+
+export interface LocalCa extends PemPair {
+  /** The path of the CA certificate: what clients trust (`REQUESTS_CA_BUNDLE`, `NODE_EXTRA_CA_CERTS`). */
+  readonly certFile: string
+  /** True when this call made the CA (there was none). */
+  readonly created: boolean
+}
+
+/** The local CA folder holds something svc-mock cannot use. */
+export class LocalCaError extends SvcMockError<'ERR_LOCAL_CA'> {
+  readonly code = 'ERR_LOCAL_CA'
+  /** The CA's folder. */
+  readonly folder: string
+  constructor(folder: string, message: string) {
+    super(message)
+    this.folder = folder
+  }
+}
+
+/** The user's local CA, made first if there is none. */
+export async function localCa(env: Environment = process.env, now: Date = new Date()): Promise<LocalCa> {
+  const folder = caFolder(env)
+  const found = await readCa(folder, now)
+  if (found) return found
+  const made = await makeAuthority(now)
+  await mkdir(dirname(folder), { recursive: true, mode: 0o700 })
+  // mkdtemp makes the folder with mode 0700.
+  const staging = await mkdtemp(`${folder}.new-`)
+  try {
+    await writeFile(join(staging, CA_KEY_FILE), made.key, { mode: 0o600 })
+    await writeFile(join(staging, CA_CERT_FILE), made.cert, { mode: 0o644 })
+    await rename(staging, folder)
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true })
+    // Another svc-mock made it at the same moment: use that one.
+    const theirs = await readCa(folder, now)
+    if (theirs) return theirs
+    throw new LocalCaError(folder, `Cannot make the local CA in ${folder}: ${error instanceof Error ? error.message : String(error)}. Set ${CA_DIR_VARIABLE} to a folder you can write.`)
+  }
+  return { ...made, certFile: join(folder, CA_CERT_FILE), created: true }
+}
+
+/** The CA in `folder`, or undefined when there is none yet; a broken one is an error that says how to mend it. */
+async function readCa(folder: string, now: Date): Promise<LocalCa | undefined> {
+  const certFile = join(folder, CA_CERT_FILE)
+  const [cert, key] = await Promise.all([readIfThere(certFile), readIfThere(join(folder, CA_KEY_FILE))])
+  if (cert === undefined && key === undefined) return undefined
+  const mend = `Delete the folder ${folder} and svc-mock makes a new CA (clients then need to trust the new ${CA_CERT_FILE}).`
+  if (cert === undefined || key === undefined) throw new LocalCaError(folder, `The local CA in ${folder} is incomplete: ${cert === undefined ? CA_CERT_FILE : CA_KEY_FILE} is missing. ${mend}`)
+  let parsed: X509Certificate
+  try {
+    parsed = new X509Certificate(cert)
+    if (!parsed.checkPrivateKey(createPrivateKey(key))) throw new Error(`${CA_KEY_FILE} is not the key of ${CA_CERT_FILE}`)
+  } catch (error) {
+    throw new LocalCaError(folder, `The local CA in ${folder} cannot be read: ${error instanceof Error ? error.message : String(error)}. ${mend}`)
+  }
+  if (new Date(parsed.validTo).getTime() <= now.getTime()) throw new LocalCaError(folder, `The local CA in ${folder} expired on ${new Date(parsed.validTo).toISOString()}. ${mend}`)
+  return { cert, key, certFile, created: false }
+}
+
+async function readIfThere(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw error
+  }
+}

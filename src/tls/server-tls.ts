@@ -1,0 +1,59 @@
+/**
+ * What the HTTPS server presents: the user's own certificate and key, or a certificate for the
+ * names clients dial (`localhost`, `127.0.0.1`, `::1`, the bound address and the public URL's
+ * host), made at start and signed by the local CA. The server certificate and its key stay in
+ * memory; only the CA is kept on disk.
+ */
+import { X509Certificate, createPrivateKey } from 'node:crypto'
+import { ConfigError } from '../kernel/errors.js'
+import { makeServerCertificate } from './certificates.js'
+import type { Environment } from './ca-folder.js'
+import { localCa } from './local-ca.js'
+
+/** A certificate of the user's own (PEM text), with its private key. */
+export interface TlsCertificate {
+  /** The certificate, PEM; may be followed by its intermediate certificates. */
+  readonly cert: string
+  /** Its private key, PEM (unencrypted). */
+  readonly key: string
+}
+
+export interface ServerTls {
+  readonly cert: string
+  readonly key: string
+  /** The local CA certificate's path, when the local CA signed the certificate. */
+  readonly caFile?: string
+}
+
+/** The names a server certificate covers: the loopback names always, and the host clients are told about. */
+export function serverNames(host: string, publicUrl: string | undefined): string[] {
+  const names = ['localhost', '127.0.0.1', '::1']
+  const bound = host.replace(/^\[|\]$/g, '')
+  if (bound !== '0.0.0.0' && bound !== '::') names.push(bound)
+  if (publicUrl !== undefined) names.push(new URL(publicUrl).hostname.replace(/^\[|\]$/g, ''))
+  return [...new Set(names)]
+}
+
+/** The certificate and key to serve: the given pair (checked), or one made for `names` and signed by the local CA. */
+export async function serverTls(https: true | TlsCertificate, names: readonly string[], env: Environment = process.env): Promise<ServerTls> {
+  if (https !== true) return checked(https)
+  const ca = await localCa(env)
+  const leaf = await makeServerCertificate(ca, names)
+  return { ...leaf, caFile: ca.certFile }
+}
+
+/** The user's pair, refused with a ConfigError that says what is wrong with it. */
+function checked(pair: TlsCertificate): ServerTls {
+  let cert: X509Certificate
+  try {
+    cert = new X509Certificate(pair.cert)
+  } catch (error) {
+    throw new ConfigError('https.cert', `is not a PEM certificate (${error instanceof Error ? error.message : String(error)})`)
+  }
+  try {
+    if (!cert.checkPrivateKey(createPrivateKey(pair.key))) throw new Error(`it is not the key of the certificate for ${cert.subject.replace(/\n/g, ', ')}`)
+  } catch (error) {
+    throw new ConfigError('https.key', `is not the certificate's private key in PEM (${error instanceof Error ? error.message : String(error)})`)
+  }
+  return { cert: pair.cert, key: pair.key }
+}

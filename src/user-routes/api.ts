@@ -1,0 +1,35 @@
+/**
+ * What the user-routes domain adds to the emulator object: `emu.userRoutes` (add routes and
+ * resources at run time, list the user's routes) and `emu.resources` (the resources' records).
+ * The control plane's `POST /__svc-mock/routes` and `/__svc-mock/resources/…` call the same.
+ */
+import type { RouteInfo } from '../kernel/kernel.js'
+import type { RouteRegistry } from './registry.js'
+import type { ResourcesApi } from './resources.js'
+import type { RoutesDocumentInput } from './schema.js'
+
+export interface UserRoutesApi {
+  /**
+   * Adds the routes and resources of a route document until the next reset, and answers the
+   * routes it added. A document with a problem adds nothing: RouteFileError names the route,
+   * the field and the rule. A `bodyFile` needs a file to be beside: give `body` (or `resolve`).
+   */
+  add(document: RoutesDocumentInput): Promise<RouteInfo[]>
+  /** The user's routes now (route files, documents given in code, and those added since). */
+  list(): RouteInfo[]
+}
+
+export interface UserRoutesDomainApi {
+  readonly userRoutes: UserRoutesApi
+  readonly resources: ResourcesApi
+}
+
+export function userRoutesApi(registry: RouteRegistry, resources: ResourcesApi): UserRoutesDomainApi {
+  return {
+    userRoutes: {
+      add: (document) => registry.add(document),
+      list: () => registry.routes.map(({ id, method, path, origin, summary }) => ({ id, method, path, origin, summary })),
+    },
+    resources,
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * The user-routes domain's limits and defaults, in one place.
+ */
+
+/** The id of the fallback route that forwards to the user's real team (the journal's `route`). */
+export const PROXIED_ROUTE = 'proxied'
+
+/** Route ids a user may not take: the journal's own names for requests no route served. */
+export const RESERVED_IDS: readonly string[] = ['unmatched', PROXIED_ROUTE]
+
+/**
+ * The control plane's prefix: no user route may live under it (the control plane is routed after
+ * the user's routes, and a path there is the emulator's own). A test keeps it equal to
+ * src/control/route.ts's `CONTROL_PREFIX`.
+ */
+export const RESERVED_PREFIX = '/__svc-mock'
+
+/** A resource's records are keyed by this field unless it names another. */
+export const DEFAULT_ID_FIELD = 'id'
+
+/** How long the proxy waits for the upstream's answer to begin, in emulator milliseconds, unless `proxyTimeoutMs` says. */
+export const DEFAULT_PROXY_TIMEOUT_MS = 30_000
+
+/** Largest request body the proxy forwards (it streams; this only bounds a runaway upload). */
+export const PROXY_BODY_LIMIT = 100 * 1024 * 1024
+
+/** Largest answer `--record` writes to a file; a larger one is forwarded but not recorded (and logged). */
+export const RECORD_LIMIT = 50 * 1024 * 1024
+
+/** A recorded JSON answer up to this size goes into the route file itself; a larger one (or any other) into a body file beside it. */
+export const RECORD_INLINE_LIMIT = 64 * 1024
+
+/** Headers that describe one connection or one encoding of a body, never forwarded or recorded as they are. */
+export const HOP_BY_HOP: ReadonlySet<string> = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+])
+
+/** Response headers a route file may not set: the transport frames the body itself. */
+export const FRAMING_HEADERS: ReadonlySet<string> = new Set(['content-length', 'transfer-encoding', 'connection'])

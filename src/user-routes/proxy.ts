@@ -1,0 +1,133 @@
+/**
+ * Forwarding to the user's real team: the fallback route the kernel dispatches for every request
+ * whose path no route serves (never one svc-mock emulates). The request goes out as it came, its
+ * credential included, with node:http(s) (bytes as they are: no decoding, no redirect followed),
+ * its body streamed up; the answer's head is awaited for a bounded time on the emulator clock
+ * (504 after it), and its body streams back as it comes. An upstream that cannot be reached is a
+ * 502 with a clear body. With a recorder, the complete answer is written as a route file before
+ * the caller's body ends.
+ */
+import { type ClientRequest, type IncomingMessage, request as httpRequest } from 'node:http'
+import { request as httpsRequest } from 'node:https'
+import { Readable } from 'node:stream'
+import { SCENARIO_HEADER } from '../kernel/constants.js'
+import { HttpError } from '../kernel/errors.js'
+import { headersOf, type Reply } from '../kernel/reply.js'
+import type { RequestContext, RouteDefinition } from '../kernel/route.js'
+import { HOP_BY_HOP, PROXIED_ROUTE, PROXY_BODY_LIMIT } from './constants.js'
+import type { Recorder } from './recorder.js'
+import { UpstreamError } from './wire.js'
+
+export interface ProxyOptions {
+  /** The team's URL; a path in it prefixes every forwarded path. */
+  readonly upstream: URL
+  /** How long the head of the answer may take, in emulator milliseconds. */
+  readonly timeoutMs: number
+  readonly recorder: Recorder | undefined
+}
+
+/** The fallback route: `proxied` in the journal, and for scenario rules. */
+export function proxyRoute(options: ProxyOptions): RouteDefinition {
+  return {
+    id: PROXIED_ROUTE,
+    method: '*',
+    path: '/*',
+    origin: 'base',
+    summary: `Forward a request no route serves to ${options.upstream.origin}`,
+    bodyLimit: PROXY_BODY_LIMIT,
+    resolve: (ctx) => forward(ctx, options),
+  }
+}
+
+async function forward(ctx: RequestContext, options: ProxyOptions): Promise<Reply> {
+  const { upstream, timeoutMs, recorder } = options
+  const target = new URL(`${upstream.pathname.replace(/\/$/, '')}${ctx.url.pathname}${ctx.url.search}`, upstream)
+  const headers = outgoingHeaders(ctx)
+  const send = target.protocol === 'https:' ? httpsRequest : httpRequest
+  const outgoing = send(target, { method: ctx.method, headers })
+  const gone = (): void => void outgoing.destroy()
+  ctx.signal.addEventListener('abort', gone, { once: true })
+  const answered = new Promise<IncomingMessage>((resolve, reject) => {
+    outgoing.once('response', resolve)
+    outgoing.once('error', reject)
+  })
+  void streamBody(ctx, outgoing)
+  const stop = new AbortController()
+  const timeout = ctx.delay(timeoutMs, stop.signal).then(
+    () => 'timeout' as const,
+    () => 'stopped' as const,
+  )
+  let incoming: IncomingMessage
+  try {
+    const first = await Promise.race([answered, timeout])
+    if (first === 'timeout' || first === 'stopped') {
+      outgoing.destroy()
+      throw new UpstreamError(504, upstream.origin, `${upstream.origin} did not begin to answer ${ctx.method} ${ctx.url.pathname} within ${timeoutMs} ms (svc-mock's proxy timeout; --proxy-timeout changes it).`)
+    }
+    incoming = first
+  } catch (error) {
+    // Its own refusals (a body over the limit) keep their answer.
+    if (error instanceof HttpError) throw error
+    throw new UpstreamError(502, upstream.origin, `svc-mock could not get an answer from ${upstream.origin} for ${ctx.method} ${ctx.url.pathname}: ${describe(error)}.`)
+  } finally {
+    stop.abort()
+    ctx.signal.removeEventListener('abort', gone)
+  }
+  const status = incoming.statusCode ?? 502
+  const answerHeaders = incomingHeaders(incoming)
+  const noBody = ctx.method === 'HEAD' || status === 204 || status === 304
+  if (noBody) {
+    incoming.resume()
+    await recorder?.record({ method: ctx.method, url: ctx.url, requestHeaders: ctx.headers, status, headers: answerHeaders, body: new Uint8Array() })
+    return { status, headers: headersOf(answerHeaders), body: null }
+  }
+  let body = Readable.toWeb(incoming) as ReadableStream<Uint8Array>
+  if (recorder) body = body.pipeThrough(recorder.tap({ method: ctx.method, url: ctx.url, requestHeaders: ctx.headers, status, headers: answerHeaders }))
+  return { status, headers: headersOf(answerHeaders), body }
+}
+
+/** The request's headers as they go on: without the hop-by-hop ones and svc-mock's own scenario header. */
+function outgoingHeaders(ctx: RequestContext): Record<string, string | string[]> {
+  const dropped = new Set(HOP_BY_HOP)
+  for (const token of (ctx.headers.get('connection') ?? '').split(',')) dropped.add(token.trim().toLowerCase())
+  dropped.add(SCENARIO_HEADER)
+  const out: Record<string, string | string[]> = {}
+  ctx.headers.forEach((value, name) => {
+    if (!dropped.has(name)) out[name] = value
+  })
+  // In-process, msw intercepts the emulator's own outgoing requests too: marked as msw's bypass() marks them, it lets them through.
+  if (ctx.transport === 'in-process') out.accept = out.accept === undefined ? 'msw/passthrough' : `${String(out.accept)}, msw/passthrough`
+  return out
+}
+
+/** The answer's headers as they come back, without the hop-by-hop ones (each value of a repeated name kept). */
+function incomingHeaders(incoming: IncomingMessage): Array<[string, string]> {
+  const dropped = new Set(HOP_BY_HOP)
+  for (const token of String(incoming.headers.connection ?? '').split(',')) dropped.add(token.trim().toLowerCase())
+  const out: Array<[string, string]> = []
+  const raw = incoming.rawHeaders
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = (raw[i] ?? '').toLowerCase()
+    if (!dropped.has(name)) out.push([name, raw[i + 1] ?? ''])
+  }
+  return out
+}
+
+/** Streams the request's body to the upstream (nothing for a request without one), then ends it. */
+async function streamBody(ctx: RequestContext, outgoing: ClientRequest): Promise<void> {
+  try {
+    if (ctx.body) await ctx.body.each((chunk) => void outgoing.write(chunk))
+    outgoing.end()
+  } catch (error) {
+    outgoing.destroy(error instanceof Error ? error : new Error(String(error)))
+  }
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error)
+  const code = (error as { code?: unknown }).code
+  if (code === 'ECONNREFUSED') return 'the connection was refused (is it running, and is the URL right?)'
+  if (code === 'ENOTFOUND') return 'the host name does not resolve'
+  if (code === 'ECONNRESET') return 'the connection was reset'
+  return typeof code === 'string' ? `${code} ${error.message}` : error.message
+}

@@ -1,0 +1,104 @@
+/**
+ * Routes added at run time (`POST /__svc-mock/routes`, `emu.userRoutes.add()`): served at once on
+ * every way in, until the next reset; a document with a problem is a 400 naming the route, the
+ * field and the rule (with the closest valid name), and nothing it declared is served.
+ */
+import { expect, it } from 'vitest'
+import { type RoutesDocumentInput, RouteFileError } from '../../src/index.js'
+import { APP_KEY, contract } from '../support/harness.js'
+
+type Refusal = { error: string; field?: string }
+
+const SPACES: RoutesDocumentInput = {
+  routes: [{ id: 'spaces.list', method: 'GET', path: '/package-manager/api/spaces', response: { body: [{ id: 's-1', name: 'Default' }] } }],
+  resources: [{ name: 'jobs', path: '/integration/api/jobs', records: [{ id: 'j-1' }] }],
+}
+
+contract('your routes added at run time', (h) => {
+  const spaces = (): Promise<Response> => h.fetch('/package-manager/api/spaces', { headers: APP_KEY })
+
+  it('are served at once after POST /__svc-mock/routes (201 with the routes added), and gone after a reset', async () => {
+    expect((await spaces()).status).toBe(404)
+    const added = await h.control<Array<{ id: string; method: string; path: string }>>('POST', '/routes', SPACES)
+    expect(added.status).toBe(201)
+    expect(added.body.map((r) => `${r.id} ${r.method} ${r.path}`)).toEqual([
+      'spaces.list GET /package-manager/api/spaces',
+      'jobs.list GET /integration/api/jobs',
+      'jobs.read GET /integration/api/jobs/:id',
+      'jobs.create POST /integration/api/jobs',
+      'jobs.replace PUT /integration/api/jobs/:id',
+      'jobs.delete DELETE /integration/api/jobs/:id',
+    ])
+    expect(await (await spaces()).json()).toEqual([{ id: 's-1', name: 'Default' }])
+    expect((await h.fetch('/integration/api/jobs/j-1', { headers: APP_KEY })).status).toBe(200)
+    expect((await h.control<Array<{ id: string }>>('GET', '/routes')).body.map((r) => r.id)).toContain('spaces.list')
+    await h.control('POST', '/reset')
+    expect((await spaces()).status).toBe(404)
+    expect((await h.control('GET', '/resources')).body).toEqual([])
+  })
+
+  it('are added in-process too (emu.userRoutes.add), with a resolve function', async () => {
+    await h.emu.userRoutes.add({ routes: [{ id: 'spaces.resolved', method: 'GET', path: '/package-manager/api/spaces', resolve: (_request, context) => Response.json({ who: context.identity?.subject }) }] })
+    expect(await (await spaces()).json()).toEqual({ who: 'default-app-key' })
+  })
+
+  it('a route added later may not clash with one there already (400 naming both), nor take its id', async () => {
+    expect((await h.control('POST', '/routes', SPACES)).status).toBe(201)
+    const clash = await h.control<Refusal>('POST', '/routes', { routes: [{ id: 'spaces.again', method: 'GET', path: '/package-manager/api/spaces' }] })
+    expect(clash.status).toBe(400)
+    expect(clash.body.error).toContain('clashes with your route spaces.list (GET /package-manager/api/spaces)')
+    expect(clash.body.field).toBe('routes[0].path')
+    const taken = await h.control<Refusal>('POST', '/routes', { routes: [{ id: 'spaces.list', method: 'POST', path: '/package-manager/api/spaces' }] })
+    expect(taken.body.error).toContain('the id "spaces.list" is taken by your route spaces.list')
+    const resource = await h.control<Refusal>('POST', '/routes', { resources: [{ name: 'jobs', path: '/integration/api/other-jobs' }] })
+    expect(resource.body.error).toContain('a resource named "jobs" exists already')
+  })
+
+  it('refuses a document with a problem (400 naming the route, field and rule), and serves nothing it declared', async () => {
+    const cases: Array<[RoutesDocumentInput | Record<string, unknown>, string, RegExp]> = [
+      [{ routes: [{ id: 'a', method: 'GET', path: '/api/cloud/team' }] }, 'routes[0].path', /clashes with the built-in route auth\.team \(GET \/api\/cloud\/team\)/],
+      [{ routes: [{ id: 'a', method: 'POST', path: '/hooks/mine' }] }, 'routes[0].path', /clashes with the built-in route webhooks\.receive \(any method \/hooks\/\{token\}\)/],
+      [{ routes: [{ id: 'a', method: 'GET', path: '/__svc-mock/mine' }] }, 'routes[0].path', /control plane's own prefix/],
+      [{ routes: [{ id: 'a', method: 'GET', path: '/with space' }] }, 'routes[0].path', /cannot match any request/],
+      [{ routes: [{ id: 'a', method: 'GET', path: 'no-slash' }] }, 'routes[0].path', /must start with "\/"/],
+      [{ routes: [{ id: 'a', method: 'GET', path: '/a/x{id}' }] }, 'routes[0].path', /a parameter is a whole segment/],
+      [{ routes: [{ id: 'a', method: 'GET', path: '/a/{id}/{id}' }] }, 'routes[0].path', /appears twice/],
+      [{ routes: [{ id: 'a', method: 'GET', path: '/a/{poolId}', response: { body: { x: '{{path.pool}}' } } }] }, 'routes[0].response.body.x', /did you mean \{\{path\.poolId\}\}/],
+      [{ routes: [{ id: 'a', method: 'GET', path: '/a', response: { headers: { 'x-at': '{{nw}}' } } }] }, 'routes[0].response.headers.x-at', /unknown placeholder \{\{nw\}\} \(did you mean \{\{now\}\}\?\)/],
+      [{ routes: [{ id: 'a', method: 'GET', path: '/a', auth: 'none', response: { body: '{{identity.id}}' } }] }, 'routes[0].response.body', /needs a caller/],
+      [{ routes: [{ id: 'a', method: 'GET', path: '/a', response: { bodyFile: 'x.json' } }] }, 'routes[0].response.bodyFile', /no folder to read a bodyFile from/],
+      [{ routes: [{ id: 'a', method: 'GTE', path: '/a' }] }, 'routes[0].method', /did you mean "GET"/],
+      [{ routes: [{ id: 'a', method: 'GET', path: '/a', respnse: {} }] }, 'routes[0].respnse', /unknown field "respnse" \(did you mean "response"\?\)/],
+      [{ routes: [{ id: 'a', method: 'GET', path: '/a', response: { status: '200' } }] }, 'routes[0].response.status', /expected number/],
+      [{ routes: [{ id: 'a', method: 'GET', path: '/a', auth: { scopes: ['integration.data-pool'] } }] }, 'routes[0].auth.scopes[0]', /did you mean "integration\.data-pools"/],
+      [{ routes: [{ id: 'a', method: 'GET', path: '/a', auth: 'nobody' }] }, 'routes[0].auth', /must be "none", or an object/],
+      [{ routes: [{ id: 'unmatched', method: 'GET', path: '/a' }] }, 'routes[0].id', /the journal's name/],
+      [{ routes: [{ id: 'a', method: 'GET', path: '/a', response: { status: 204, body: 'x' } }] }, 'routes[0].response.body', /a 204 answer has no body/],
+      [{ routes: [{ id: 'a', method: 'GET', path: '/a', response: { headers: { 'content-length': '3' } } }] }, 'routes[0].response.headers', /the transport frames the body itself/],
+      [{ routes: [{ id: 'a', method: 'GET', path: '/a' }, { id: 'a', method: 'POST', path: '/a' }] }, 'routes[1].id', /taken by your route a/],
+      [{ resources: [{ name: 'r', path: '/r/{x}' }] }, 'resources[0].path', /has no parameters/],
+      [{ resources: [{ name: 'r', path: '/r', records: [{ name: 'no id' }] }] }, 'resources[0].records[0].id', /needs its id field "id"/],
+      [{ resources: [{ name: 'r', path: '/r', records: [{ id: 1 }, { id: '1' }] }] }, 'resources[0].records[1].id', /used twice/],
+      [{ resources: [{ name: 'r', path: '/api/cloud/team' }] }, 'resources[0].path', /its list route r\.list \(GET \/api\/cloud\/team\): clashes with the built-in route auth\.team/],
+      [{ route: [] }, 'route', /unknown field "route" \(did you mean "routes"\?\)/],
+    ]
+    for (const [document, field, error] of cases) {
+      const refused = await h.control<Refusal>('POST', '/routes', document)
+      expect(refused.status, JSON.stringify(document)).toBe(400)
+      expect(refused.body.error, JSON.stringify(document)).toMatch(error)
+      expect(refused.body.field, JSON.stringify(document)).toBe(field)
+    }
+    // The first route is fine, the second is not: neither is served.
+    const half = await h.control<Refusal>('POST', '/routes', { routes: [{ id: 'fine', method: 'GET', path: '/fine', auth: 'none' }, { id: 'bad', method: 'GET', path: '/bad/{x}', response: { body: '{{path.y}}' } }] })
+    expect(half.status).toBe(400)
+    expect(half.body.error).toMatch(/^Invalid routes file inline routes #\d+, routes\[1\] \(id "bad"\), field response\.body: /)
+    expect((await h.fetch('/fine')).status).toBe(404)
+    expect(h.emu.userRoutes.list()).toEqual([])
+  })
+
+  it('in-process, a refused document throws RouteFileError naming the route and field', async () => {
+    const error = await h.emu.userRoutes.add({ routes: [{ id: 'x', method: 'GET', path: '/x/{a}', response: { body: '{{path.b}}' } }] }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(RouteFileError)
+    expect(error).toMatchObject({ item: 'routes[0] (id "x")', field: 'response.body' })
+  })
+})

@@ -1,0 +1,152 @@
+/**
+ * The kernel's two general route capabilities: a domain whose route list changes at run time
+ * (`kernel.routesChanged()` builds the route table again), and a domain's fallback, which answers
+ * requests for paths no route serves instead of the 404, but never a path the emulator serves on
+ * another method, nor one under the control plane's prefix.
+ */
+import { describe, expect, it } from 'vitest'
+import { Clock } from '../../src/kernel/clock.js'
+import type { Domain, DomainModule } from '../../src/kernel/domain.js'
+import { Journal } from '../../src/kernel/journal.js'
+import { Kernel } from '../../src/kernel/kernel.js'
+import { createLogger } from '../../src/kernel/logger.js'
+import { Redactor } from '../../src/kernel/redact.js'
+import { json } from '../../src/kernel/reply.js'
+import type { RouteDefinition } from '../../src/kernel/route.js'
+import { ScenarioCatalogue } from '../../src/kernel/scenarios/catalogue.js'
+import { ScenarioEngine } from '../../src/kernel/scenarios/engine.js'
+import { Pipeline } from '../../src/kernel/serve.js'
+
+const ORIGIN = 'https://emu.test'
+const request = (method: string, path: string): { method: string; url: URL; headers: Headers; body: null } => ({ method, url: new URL(path, ORIGIN), headers: new Headers(), body: null })
+
+const route = (id: string, method: RouteDefinition['method'], path: string, extra: Partial<RouteDefinition> = {}): RouteDefinition => ({
+  id,
+  method,
+  path,
+  origin: 'base',
+  summary: id,
+  resolve: () => json({ route: id }),
+  ...extra,
+})
+
+function pipeline(routes: RouteDefinition[], fallback?: RouteDefinition): { pipeline: Pipeline; journal: Journal } {
+  const clock = new Clock({ mode: 'manual' })
+  const journal = new Journal(clock, new Redactor(), 10)
+  const services = {
+    clock,
+    journal,
+    scenarios: new ScenarioEngine(new ScenarioCatalogue(() => undefined), () => ({})),
+    logger: createLogger('silent', () => undefined, () => undefined),
+    settings: () => ({}),
+    origins: { base: ORIGIN },
+    targets: [],
+    routeList: 'GET /routes',
+  }
+  return { pipeline: new Pipeline(services, routes, fallback), journal }
+}
+
+describe('a fallback route', () => {
+  const routes = [route('things.list', 'GET', '/things'), route('control.health', 'GET', '/__own/health', { control: true })]
+  const fallback = route('proxied', '*', '/*')
+
+  it('answers a path no route serves, and the journal names it', async () => {
+    const { pipeline: p, journal } = pipeline(routes, fallback)
+    const reply = await p.serve(request('POST', '/elsewhere/1'), 'server')
+    expect(reply.status).toBe(200)
+    expect(reply.body).toBe('{"route":"proxied"}')
+    expect(journal.list().map((e) => e.route)).toEqual(['proxied'])
+    expect(p.routeIds()).toContain('proxied')
+  })
+
+  it('never answers a path a route serves on another method (405), nor one under the control prefix (404)', async () => {
+    const { pipeline: p } = pipeline(routes, fallback)
+    expect((await p.serve(request('DELETE', '/things'), 'server')).status).toBe(405)
+    const own = await p.serve(request('GET', '/__own/nothing'), 'server')
+    expect(own.status).toBe(404)
+    expect(String(own.body)).toContain('has no route for GET /__own/nothing')
+  })
+
+  it('leaves the 404 "Not emulated" as it is when no domain gives one', async () => {
+    const { pipeline: p } = pipeline(routes)
+    const reply = await p.serve(request('GET', '/elsewhere'), 'server')
+    expect(reply.status).toBe(404)
+    expect(JSON.parse(String(reply.body))).toMatchObject({ error: 'Not emulated', path: '/elsewhere' })
+  })
+})
+
+describe('a domain whose routes change at run time', () => {
+  /** A domain that serves whatever is in its list, and tells the kernel when the list changes. */
+  function growing(): { module: DomainModule<'growing'>; add(definition: RouteDefinition): void; seen(): string[] } {
+    const first = route('first.read', 'GET', '/first')
+    let list: RouteDefinition[] = [first]
+    let changed: (() => void) | undefined
+    let others: () => readonly RouteDefinition[] = () => []
+    const module: DomainModule<'growing'> = {
+      name: 'growing',
+      schemas: { fixtures: [] },
+      define: ({ kernel }): Domain => {
+        changed = kernel.routesChanged
+        others = kernel.routes
+        return {
+          get routes() {
+            return list
+          },
+          reset: async () => {
+            list = [first]
+            kernel.routesChanged()
+          },
+        }
+      },
+    }
+    return {
+      module,
+      add: (definition) => {
+        list = [...list, definition]
+        changed?.()
+      },
+      seen: () => others().map((r) => r.id),
+    }
+  }
+
+  async function kernelWith(domain: ReturnType<typeof growing>): Promise<ReturnType<Kernel<object, { base: string }>['api']>> {
+    const kernel = new Kernel<object, { base: string }>({
+      urls: { base: ORIGIN },
+      seed: 1,
+      clock: new Clock({ mode: 'manual' }),
+      logger: createLogger('silent', () => undefined, () => undefined),
+      journalSize: 10,
+      product: { name: 'test', version: '0' },
+      domains: [domain.module],
+      settings: [],
+      routeList: 'GET /routes',
+    })
+    await kernel.start({ options: {}, fixtures: [], scenarioDefinitions: [{ name: 'slow', description: 'Late answers.', rules: [{ route: '*', delay: 10 }] }] })
+    const api = kernel.api()
+    kernel.route([{ routes: [route('control.health', 'GET', '/__own/health', { control: true })] }])
+    return api
+  }
+
+  it('serves a route added after start, lists it, and lets scenarios and journal filters name it', async () => {
+    const domain = growing()
+    const emu = await kernelWith(domain)
+    expect((await emu.serve(request('GET', '/late'), 'server')).status).toBe(404)
+    expect(() => emu.scenarios.use('slow', { route: 'late.read' })).toThrow(/no route "late.read"/)
+    domain.add(route('late.read', 'GET', '/late'))
+    expect((await emu.serve(request('GET', '/late'), 'server')).body).toBe('{"route":"late.read"}')
+    expect(emu.routes().map((r) => r.id)).toEqual(['first.read', 'late.read', 'control.health'])
+    expect(domain.seen()).toEqual(['first.read', 'late.read', 'control.health'])
+    expect(emu.journal.list({ route: 'late.read' })).toHaveLength(1)
+    emu.scenarios.use('slow', { route: 'late.read' })
+    expect(emu.scenarios.list().find((s) => s.name === 'slow')?.active).toBe(true)
+  })
+
+  it('forgets the route once the domain takes it back (reset)', async () => {
+    const domain = growing()
+    const emu = await kernelWith(domain)
+    domain.add(route('late.read', 'GET', '/late'))
+    await emu.reset()
+    expect((await emu.serve(request('GET', '/late'), 'server')).status).toBe(404)
+    expect(emu.routes().map((r) => r.id)).toEqual(['first.read', 'control.health'])
+  })
+})
