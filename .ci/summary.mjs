@@ -1,5 +1,6 @@
 // Sums what .ci/run ran: every vitest JSON report in the results folder, every JUnit XML report
-// (pytest's), and the checks that are not test runs (checks.txt: "pass NAME" / "fail NAME"). Prints the failures, then ONE plain
+// (pytest's), and the checks that are not test runs (checks.txt: "pass NAME" / "fail NAME"). Prints the failures (with
+// the first line of each vitest failure's message), then ONE plain
 // last line, `N passed, N failed`; exits 1 when anything failed or nothing ran.
 import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -14,7 +15,11 @@ for (const name of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
   failed += report.numFailedTests
   console.log(`${name.replace(/\.json$/, '')}: ${report.numPassedTests} passed, ${report.numFailedTests} failed`)
   for (const file of report.testResults ?? []) {
-    for (const test of file.assertionResults ?? []) if (test.status === 'failed') failures.push(`${name}: ${test.fullName}`)
+    for (const test of file.assertionResults ?? []) {
+      // The failure's first line goes with its name: CI's tail is often all that is seen of a run.
+      const why = (test.failureMessages?.[0] ?? '').replace(/\x1b\[[0-9;]*m/g, '').split('\n')[0].slice(0, 240)
+      if (test.status === 'failed') failures.push(`${name}: ${test.fullName}${why ? `\n    ${why}` : ''}`)
+    }
   }
 }
 for (const name of readdirSync(dir).filter((f) => f.endsWith('.xml')).sort()) {

@@ -416,7 +416,8 @@ describe.skipIf(found.executablePath === undefined)('the dashboard in a real bro
         // A wheel turn over the journal scrolls the journal, never the page into blank space.
         await page.locator('#journal-list').hover()
         await page.mouse.wheel(0, 3000)
-        await page.waitForFunction('pageExtent().journalScrolled > 0')
+        // A function, not a string: the dashboard's CSP (script-src 'self') refuses a string's eval in some Chromium builds.
+        await page.waitForFunction(() => (window as unknown as { pageExtent: () => { journalScrolled: number } }).pageExtent().journalScrolled > 0)
         expect((await measure()).scrolled).toBe(0)
       }
       await page.setViewportSize({ width: 1366, height: 900 })
