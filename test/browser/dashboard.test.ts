@@ -417,7 +417,7 @@ describe.skipIf(found.executablePath === undefined)('the dashboard in a real bro
         await page.locator('#journal-list').hover()
         await page.mouse.wheel(0, 3000)
         // A function, not a string: the dashboard's CSP (script-src 'self') refuses a string's eval in some Chromium builds.
-        await page.waitForFunction(() => (window as unknown as { pageExtent: () => { journalScrolled: number } }).pageExtent().journalScrolled > 0)
+        await page.waitForFunction(() => (globalThis as unknown as { pageExtent: () => { journalScrolled: number } }).pageExtent().journalScrolled > 0)
         expect((await measure()).scrolled).toBe(0)
       }
       await page.setViewportSize({ width: 1366, height: 900 })
