@@ -1,13 +1,14 @@
 // Store scale: the in-process emulator (dist/index.js createEmulator) with N generated elements.
 // For each N, in a fresh child process (`--expose-gc`, so heap figures are after a full GC): the
-// time to build, heap and RSS, the latency of versions lookups of random generated elements
-// through emulator.handle() (the default answer from stored bytes, and a reshaped $select answer), and the cost
-// of a reset after adding one element.
+// time to build, then to list every element (the first need of generated elements: "ready" is
+// both), heap and RSS, the latency of versions lookups of random generated elements through
+// emulator.handle() (the first read of an element; the default answer of elements read before;
+// a reshaped $select answer), and the cost of a reset after adding one element.
 //   node --expose-gc bench/store-scale.js N [LOOKUPS]     (one size; prints JSON on stdout)
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { runNode } from './lib/proc.js'
-import { mean, prng, summarize } from './lib/stats.js'
+import { mean, median, prng, summarize } from './lib/stats.js'
 
 const SELF = fileURLToPath(import.meta.url)
 const SEED_ELEMENT = '0f8fad5b-d9cb-469f-a165-70867728950e'
@@ -29,12 +30,16 @@ async function child(n, lookups) {
   const emulator = await buildEmulator({ fixtures: [{ generate: { elements: n } }], log: 'silent' })
   const buildMs = performance.now() - t0
   gc()
-  const mem = process.memoryUsage()
+  const heapBuiltMB = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20
 
+  const t1 = performance.now()
   const ids = emulator.elements
     .list({ facet: 'processes' })
     .map((e) => e.id)
     .filter((id) => id !== SEED_ELEMENT)
+  const listMs = performance.now() - t1
+  gc()
+  const mem = process.memoryUsage()
   const versionsUrl = (id) => `${emulator.urls.base}/acme-collection/acme-tenant/_api/rest/facets/processes/views/default/elements/${id}/versions`
   const headers = { authorization: 'AppKey svcmock-app-key' }
   const random = prng(42)
@@ -62,6 +67,9 @@ async function child(n, lookups) {
     }
     return { handleUs: summarize(handleUs), withBodyUs: summarize(totalUs) }
   }
+  // First reads: elements no lookup asked for before (each once).
+  const unread = [...new Set(Array.from({ length: Math.min(SAMPLE, ids.length) }, pick))]
+  const first = await time(() => versionsUrl(unread.pop()), Math.min(SAMPLE, ids.length, unread.length))
   const sample = Array.from({ length: Math.min(SAMPLE, ids.length) }, pick)
   const cachedUrl = () => versionsUrl(sample[Math.floor(random() * sample.length)])
   const renderedUrl = () => `${versionsUrl(pick())}?$select=name,version`
@@ -75,7 +83,7 @@ async function child(n, lookups) {
 
   // Reset after one change, at this size (the bar for the default fixtures is in bench/reset.js).
   const resetUs = []
-  for (let i = 0; i < 10; i++) {
+  for (let i = 0; i < 20; i++) {
     await emulator.elements.add({ storage: 'acme-collection/acme-tenant', facet: 'processes', type: 'process', versions: [{ state: 'released' }] })
     const t = performance.now()
     await emulator.reset()
@@ -87,11 +95,14 @@ async function child(n, lookups) {
     elements: n,
     storeElements: ids.length + 1,
     buildMs,
+    listMs,
+    readyMs: buildMs + listMs,
+    heapBuiltMB,
     heapUsedMB: (mem.heapUsed - heapBefore) / 2 ** 20,
     heapUsedTotalMB: mem.heapUsed / 2 ** 20,
     rssMB: mem.rss / 2 ** 20,
-    lookups: { count: lookups, sample: sample.length, statuses, cached, rendered },
-    resetAfterAddUs: { mean: mean(resetUs), max: Math.max(...resetUs) },
+    lookups: { count: lookups, sample: sample.length, statuses, first, cached, rendered },
+    resetAfterAddUs: { mean: mean(resetUs), median: median(resetUs), max: Math.max(...resetUs) },
   }
 }
 

@@ -90,23 +90,6 @@ export class IndexedCollection<S extends z.ZodType<object>> {
     })
   }
 
-  /**
-   * Adds records to the baseline (the schema's output, not validated again): readable at once,
-   * kept by `reset()` as if `seed()` had given them.
-   */
-  extendBaseline(values: readonly z.output<S>[]): Promise<void> {
-    for (const value of values) this.#pending.set(this.#key(value), value)
-    return this.#queue(async () => {
-      await this.#asTrusted(async () => {
-        for (const value of values) {
-          const key = this.#key(value)
-          this.#baseline.set(key, await this.#write(key, value as z.input<S>))
-          if (this.#pending.get(key) === value) this.#pending.delete(key)
-        }
-      })
-    })
-  }
-
   /** Runs writes of the baseline's records; queued, so no other write runs meanwhile. */
   async #asTrusted(write: () => Promise<void>): Promise<void> {
     this.#trusted = true

@@ -7,17 +7,16 @@ import { ConflictError, InvalidInputError, NotFoundError } from '../kernel/error
 import { parseBody } from '../kernel/validation.js'
 import { type ElementInput, NewElement, StorageFixture, type StorageInput, VersionFixture, type VersionInput, type VersionRecord } from './model.js'
 import { toRecord, toRecords, withCurrentHistory } from './records.js'
-import type { ElementStore, ElementSummary } from './store.js'
+import type { ElementFilter, ElementStore } from './store.js'
+import type { ElementSummary } from './summary.js'
 
 export interface ElementAdminDeps {
   readonly baseUrl: string
   readonly newId: () => string
 }
 
-export interface Where {
-  storage?: string
-  facet?: string
-}
+/** Which storage and facet an operation means (`?storage=…&facet=…`). */
+export type Where = ElementFilter
 
 export class ElementAdmin {
   readonly store: ElementStore
@@ -115,7 +114,7 @@ export class ElementAdmin {
   }
 
   #locate(elementId: string, where: Where): ElementSummary {
-    const matches = this.store.summaries(where).filter((s) => s.id.toLowerCase() === elementId.toLowerCase())
+    const matches = this.store.withId(elementId, where)
     if (matches.length === 0) throw new NotFoundError(`No element ${elementId}${where.storage ? ` in ${where.storage}` : ''}${where.facet ? `, facet ${where.facet}` : ''}.`, 'elementId')
     if (matches.length > 1) throw new InvalidInputError(`Element id ${elementId} exists in more than one storage or facet; say which with ?storage=…&facet=….`, 'storage')
     return matches[0] as ElementSummary

@@ -4,7 +4,7 @@
  */
 import type { ElementAdmin, Where } from './admin.js'
 import type { ElementInput, StorageFixture, StorageInput, VersionInput } from './model.js'
-import type { ElementSummary } from './store.js'
+import type { ElementSummary } from './summary.js'
 
 export interface ElementsApi {
   list(filter?: Where): ElementSummary[]

@@ -1,19 +1,17 @@
 /**
  * The versions domain's fixture sections (`storages`, `elements`, `generate`) and loading them
  * into the element store: each element is rendered into its versions' records, cross-references
- * are checked (a failure names the file and the path), and generated elements are added from the
- * seed.
+ * are checked (a failure names the file and the path), and the generated elements join the store
+ * as a baseline that makes each one when it is read.
  */
-import { createRequire } from 'node:module'
 import type { FixtureRecords } from '../kernel/domain.js'
 import { FixtureError } from '../kernel/errors.js'
 import type { FixtureSection } from '../kernel/fixtures.js'
+import type { Generation } from './generate.js'
+import { GeneratedElements } from './generated.js'
 import { ElementFixture, type ElementRef, GenerateFixture, StorageFixture, type VersionRecord, storageKey } from './model.js'
-import { generateElements } from './generate.js'
 import { toRecords } from './records.js'
 import type { ElementStore } from './store.js'
-
-const requireModule = createRequire(import.meta.url)
 
 export const storagesSection: FixtureSection<StorageFixture> = {
   name: 'storages',
@@ -33,37 +31,13 @@ export interface LoadOptions {
   readonly newId: () => string
 }
 
-/** What generated elements depend on; the same parameters give the same elements. */
-interface Generation {
-  readonly count: number
-  readonly storage: string
-  readonly facet: string
-  readonly seed: number
-  readonly users: readonly ElementRef[]
-}
-
-/**
- * Generates the elements. faker is loaded here, when a generated element is first needed: most
- * emulators never read one. Links in them are written with `{base_url}`, which rendering replaces,
- * so they do not depend on the emulator's address.
- */
-function generate(generation: Generation): Iterable<ElementFixture> {
-  const { faker } = requireModule('@faker-js/faker/locale/en') as typeof import('@faker-js/faker/locale/en')
-  return generateElements(generation.count, { storage: generation.storage, facet: generation.facet, seed: generation.seed, baseUrl: '{base_url}', users: generation.users, faker })
-}
-
-/**
- * Seeds the store with the fixtures' storages and elements. Generated elements join the store
- * when one of them, or the list of elements, is first asked for (the seed fixes each element, so
- * when they are made cannot change what they are).
- */
+/** Seeds the store with the fixtures' storages and elements, and the generated elements. */
 export async function loadElements(store: ElementStore, fixtures: FixtureRecords, options: LoadOptions): Promise<void> {
   const { records, generation } = fixtureRecords(fixtures, options)
-  const generated = generation && ((): VersionRecord[] => [...generate(generation)].flatMap((element) => toRecords(element, options)))
   await store.seed(
     fixtures.of(storagesSection).map((s) => s.value),
     records,
-    generated,
+    generation && new GeneratedElements(generation, options.baseUrl),
   )
 }
 

@@ -20,7 +20,7 @@ import { VERSIONS_SCENARIO_ERRORS, renderVersionsError, versionsScenarioError } 
 export type { ElementsApi, StoragesApi, VersionsApi } from './api.js'
 export type { Where } from './admin.js'
 export type { ElementFixtureInput, ElementInput, GenerateInput, StorageFixture, StorageInput, VersionInput } from './model.js'
-export type { ElementSummary } from './store.js'
+export type { ElementSummary } from './summary.js'
 /** The schemas of the element-store operations' inputs (for the control plane's documentation). */
 export { NewElement as ElementInputSchema, StorageFixture as StorageSchema, VersionFixture as VersionInputSchema } from './model.js'
 export { VersionsError, type OperationResultBody } from './wire.js'

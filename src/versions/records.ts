@@ -1,8 +1,7 @@
 /**
  * From fixtures to store records: each version is rendered once into its Element JSON bytes
  * (ids generated from the seed where a fixture leaves them out, releaseHistory derived from the
- * element's versions). The `generate` fixture section adds realistic elements made with a seeded
- * faker, so the same seed always gives the same store.
+ * element's versions).
  */
 import type { ElementFixture, VersionFixture, VersionRecord } from './model.js'
 import { type ElementJson, type Place, releaseHistory, renderVersion } from './render.js'

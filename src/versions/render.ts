@@ -2,7 +2,8 @@
  * Renders a version as the platform's Element JSON, every resource included, in its field order:
  * facetName, id, versionId, type, (stereotype), state, displayNames, attributes, related,
  * children, content, rootPath, setReadOnly. References carry `expandUri` (built from the base
- * address) and, when they name no version, `creationId`. Done once, when a version is stored.
+ * address) and, when they name no version, `creationId`. Done once, when a version is stored (a
+ * generated one: when it is read).
  */
 import type { ElementRef, VersionFixture } from './model.js'
 
@@ -74,12 +75,25 @@ export function renderVersion(input: RenderInput, place: Place): ElementJson {
   return out
 }
 
-/** Replaces `{base_url}` in string attribute values, so fixtures can hold real-looking links. */
+/**
+ * Replaces `{base_url}` in string attribute values, so fixtures can hold real-looking links. A
+ * value with nothing to replace is kept as it is, not copied.
+ */
 function fillBaseUrl(value: unknown, baseUrl: string): unknown {
   if (typeof value === 'string') return value.includes('{base_url}') ? value.replaceAll('{base_url}', baseUrl) : value
-  if (Array.isArray(value)) return value.map((v) => fillBaseUrl(v, baseUrl))
+  if (Array.isArray(value)) {
+    const filled = value.map((v) => fillBaseUrl(v, baseUrl))
+    return filled.some((v, i) => v !== value[i]) ? filled : value
+  }
   if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fillBaseUrl(v, baseUrl)]))
+    let out: Record<string, unknown> | undefined
+    for (const [key, v] of Object.entries(value)) {
+      const filled = fillBaseUrl(v, baseUrl)
+      if (filled === v) continue
+      out ??= { ...value }
+      out[key] = filled
+    }
+    return out ?? value
   }
   return value
 }

@@ -1,10 +1,15 @@
 /**
  * The element store: storages and element versions in @msw/data collections, with Map indexes for
- * every lookup a request makes (storage, element by id or by any of its version ids), so a lookup
- * stays flat however many elements the store holds.
+ * every lookup a request makes (storage, element by id or by any of its version ids), and the
+ * generated elements beside them as a read-only baseline that makes an element when it is read
+ * (generated.ts). A generated element that changes moves into the collections; the baseline is
+ * never copied: the store notes which of its elements the collections answer for now, and a reset
+ * forgets that note. So lookups and a reset stay flat however many elements the store holds.
  */
 import { ConflictError } from '../kernel/errors.js'
 import { type FieldValues, IndexedCollection } from '../kernel/store.js'
+import type { GeneratedElements } from './generated.js'
+import type { GeneratedIdParts } from './generated-ids.js'
 import {
   type StorageFixture,
   StorageRecord,
@@ -13,14 +18,11 @@ import {
   elementKey,
   storageKey,
 } from './model.js'
+import { type ElementSummary, summarize } from './summary.js'
 
-export interface ElementSummary {
-  storage: string
-  facet: string
-  id: string
-  type: string
-  stereotype?: string
-  versions: Array<{ versionId: string; state: string }>
+export interface ElementFilter {
+  storage?: string
+  facet?: string
 }
 
 export class ElementStore {
@@ -32,48 +34,35 @@ export class ElementStore {
   #byVersion = new Map<string, string>()
   /** `collection/storage/id` (element id or version id, any facet) -> element key */
   #anyFacet = new Map<string, string>()
-  /** The seeded versions of every element, for undoing changes on reset. */
+  /** element id (lower case) -> the keys of the elements with that id, in any storage or facet */
+  #withId = new Map<string, Set<string>>()
+  /** The seeded versions of the fixtures' elements, for undoing changes on reset. */
   #baseline = new Map<string, readonly VersionRecord[]>()
   /** Elements changed since the seed. */
   #dirty = new Set<string>()
   /** Each element's place in the list: the order it was first added in, kept when its versions change or a reset restores it. */
   #place = new Map<string, number>()
   #nextPlace = 0
-  /** Makes the seeded elements still to come (generated ones), until something needs them. */
-  #later: (() => readonly VersionRecord[]) | undefined
+  #generated: GeneratedElements | undefined
+  /** Place of the first generated element: they come after the fixtures' elements. */
+  #generatedPlace = 0
+  /** Generated elements (by index) changed or removed since the seed: the collections answer for them, or nothing does. */
+  #moved = new Set<number>()
 
-  /** The seeded store; `later` makes more seeded elements once one of them or the whole list is needed. */
-  async seed(storages: readonly StorageFixture[], versions: readonly VersionRecord[], later?: () => readonly VersionRecord[]): Promise<void> {
+  /** The seeded store: the fixtures' storages and elements, and the generated elements, if any. */
+  async seed(storages: readonly StorageFixture[], versions: readonly VersionRecord[], generated?: GeneratedElements): Promise<void> {
     await this.storages.seed(storages)
     await this.versions.seed(versions)
-    this.#byElement.clear()
-    this.#byVersion.clear()
-    this.#anyFacet.clear()
-    this.#place.clear()
+    for (const index of [this.#byElement, this.#byVersion, this.#anyFacet, this.#withId, this.#place]) index.clear()
+    this.#nextPlace = 0
     for (const record of this.versions.all()) this.#index(record)
     for (const list of this.#byElement.values()) list.sort((a, b) => a.seq - b.seq)
     this.#baseline = new Map([...this.#byElement].map(([key, list]) => [key, [...list]]))
     this.#dirty.clear()
-    this.#later = later
-  }
-
-  /** Adds the seeded elements still to come, as if they had been seeded with the rest. */
-  #complete(): void {
-    const later = this.#later
-    if (later === undefined) return
-    this.#later = undefined
-    const records = later()
-    void this.versions.extendBaseline(records)
-    const added = new Set<string>()
-    for (const record of records) {
-      this.#index(record)
-      added.add(elementKey(record.collectionId, record.storageId, record.facet, record.elementId))
-    }
-    for (const key of added) {
-      const list = this.#byElement.get(key) ?? []
-      list.sort((a, b) => a.seq - b.seq)
-      this.#baseline.set(key, [...list])
-    }
+    this.#generated = generated
+    this.#generatedPlace = this.#nextPlace
+    this.#nextPlace += generated?.count ?? 0
+    this.#moved.clear()
   }
 
   /** Back to the seeded storages and elements, undoing only the elements that changed. */
@@ -87,18 +76,7 @@ export class ElementStore {
     }
     for (const key of this.#dirty) if (!this.#baseline.has(key)) this.#place.delete(key)
     this.#dirty.clear()
-  }
-
-  #index(record: VersionRecord): void {
-    const key = elementKey(record.collectionId, record.storageId, record.facet, record.elementId)
-    const list = this.#byElement.get(key)
-    if (list) list.push(record)
-    else this.#byElement.set(key, [record])
-    if (!this.#place.has(key)) this.#place.set(key, this.#nextPlace++)
-    const storage = storageKey(record.collectionId, record.storageId)
-    this.#byVersion.set(`${storage}/${record.facet}/${record.versionId.toLowerCase()}`, key)
-    this.#anyFacet.set(`${storage}/${record.elementId.toLowerCase()}`, key)
-    this.#anyFacet.set(`${storage}/${record.versionId.toLowerCase()}`, key)
+    this.#moved.clear()
   }
 
   storage(collectionId: string, storageId: string): StorageRecord | undefined {
@@ -111,31 +89,29 @@ export class ElementStore {
     if (direct) return direct
     const viaVersion = this.#byVersion.get(`${storageKey(collectionId, storageId)}/${facet}/${id.toLowerCase()}`)
     if (viaVersion !== undefined) return this.#byElement.get(viaVersion)
-    if (!this.#later) return undefined
-    this.#complete()
-    return this.elementVersions(collectionId, storageId, facet, id)
+    const generated = this.#readGenerated(collectionId, storageId, facet, id)
+    return generated && this.#generated?.records(generated.index)
   }
 
   /** The record for an element id or version id in any facet of a storage (for `$expandRelated`). */
   find(collectionId: string, storageId: string, id: string, versionId?: string): VersionRecord | undefined {
-    const storage = storageKey(collectionId, storageId)
-    const key = this.#anyFacet.get(`${storage}/${(versionId ?? id).toLowerCase()}`)
+    const key = this.#anyFacet.get(`${storageKey(collectionId, storageId)}/${(versionId ?? id).toLowerCase()}`)
+    let list: readonly VersionRecord[] | undefined = key === undefined ? undefined : this.#byElement.get(key)
     if (key === undefined) {
-      if (!this.#later) return undefined
-      this.#complete()
-      return this.find(collectionId, storageId, id, versionId)
+      const generated = this.#readGenerated(collectionId, storageId, undefined, versionId ?? id)
+      list = generated && this.#generated?.records(generated.index)
     }
-    const list = this.#byElement.get(key) ?? []
+    if (!list) return undefined
     if (versionId !== undefined) return list.find((v) => v.versionId.toLowerCase() === versionId.toLowerCase())
     return list[list.length - 1]
   }
 
   /**
-   * The elements of a storage or facet (or all), as the control plane lists them: the matching
-   * versions come from the collections' query, then each element once, in the order it was added.
+   * The elements of a storage or facet (or all), as the control plane lists them, in the order
+   * they were added: the fixtures', the generated ones, then those added at run time. The stored
+   * ones come from the collections' query.
    */
-  summaries(filter: { storage?: string; facet?: string } = {}): ElementSummary[] {
-    this.#complete()
+  summaries(filter: ElementFilter = {}): ElementSummary[] {
     const where: FieldValues<VersionRecord> = {}
     if (filter.storage !== undefined) {
       const slash = filter.storage.indexOf('/')
@@ -146,15 +122,45 @@ export class ElementStore {
     if (filter.facet !== undefined) where.facet = filter.facet
     const matched = new Set<string>()
     for (const record of this.versions.findMany(where)) matched.add(elementKey(record.collectionId, record.storageId, record.facet, record.elementId))
-    const keys = [...matched].filter((key) => this.#byElement.has(key))
-    keys.sort((a, b) => (this.#place.get(a) ?? 0) - (this.#place.get(b) ?? 0))
-    return keys.map((key) => summarize(this.#byElement.get(key) ?? []))
+    const stored = [...matched].filter((key) => this.#byElement.has(key)).map((key) => ({ key, place: this.#place.get(key) ?? 0 }))
+    stored.sort((a, b) => a.place - b.place)
+    const out: ElementSummary[] = []
+    let next = 0
+    const storedBefore = (place: number): void => {
+      for (; next < stored.length && (stored[next]?.place ?? 0) < place; next++) out.push(summarize(this.#byElement.get(stored[next]?.key ?? '') ?? []))
+    }
+    const generated = this.#generated
+    if (generated && generated.holds(where.collectionId ?? generated.collectionId, where.storageId ?? generated.storageId, filter.facet)) {
+      for (let index = 0; index < generated.count; index++) {
+        storedBefore(this.#generatedPlace + index)
+        if (!this.#moved.has(index)) out.push(generated.summary(index))
+      }
+    }
+    storedBefore(Number.POSITIVE_INFINITY)
+    return out
   }
 
   summary(collectionId: string, storageId: string, facet: string, id: string): ElementSummary | undefined {
-    this.#complete()
     const list = this.#byElement.get(elementKey(collectionId, storageId, facet, id))
-    return list ? summarize(list) : undefined
+    if (list) return summarize(list)
+    const generated = this.#readGenerated(collectionId, storageId, facet, id)
+    return generated?.version === 0 ? this.#generated?.summary(generated.index) : undefined
+  }
+
+  /** The elements whose id is `id`, in the storages and facets the filter names (any when it names none). */
+  withId(id: string, filter: ElementFilter = {}): ElementSummary[] {
+    const found: Array<{ place: number; summary: ElementSummary }> = []
+    for (const key of this.#withId.get(id.toLowerCase()) ?? []) {
+      const summary = summarize(this.#byElement.get(key) ?? [])
+      if (matches(summary, filter)) found.push({ place: this.#place.get(key) ?? 0, summary })
+    }
+    const generated = this.#generated
+    const parts = generated && this.#readGenerated(generated.collectionId, generated.storageId, generated.facet, id)
+    if (generated && parts?.version === 0) {
+      const summary = generated.summary(parts.index)
+      if (matches(summary, filter)) found.push({ place: this.#generatedPlace + parts.index, summary })
+    }
+    return found.sort((a, b) => a.place - b.place).map((f) => f.summary)
   }
 
   async addStorage(storage: StorageFixture): Promise<StorageRecord> {
@@ -163,27 +169,25 @@ export class ElementStore {
 
   /** Adds a whole element; refuses one that exists already. */
   async addElement(records: readonly VersionRecord[]): Promise<void> {
-    this.#complete()
     const first = records[0]
     if (!first) return
-    const storage = storageKey(first.collectionId, first.storageId)
-    if (this.#byElement.has(elementKey(first.collectionId, first.storageId, first.facet, first.elementId))) {
-      throw new ConflictError(`Element ${first.elementId} exists already in ${storage}, facet ${first.facet}; add versions to it instead.`, 'id')
+    const key = elementKey(first.collectionId, first.storageId, first.facet, first.elementId)
+    if (this.#byElement.has(key) || this.#readGenerated(first.collectionId, first.storageId, first.facet, first.elementId)?.version === 0) {
+      throw new ConflictError(`Element ${first.elementId} exists already in ${storageKey(first.collectionId, first.storageId)}, facet ${first.facet}; add versions to it instead.`, 'id')
     }
     for (const record of records) {
       await this.versions.insert(record)
       this.#index(record)
     }
-    this.#dirty.add(elementKey(first.collectionId, first.storageId, first.facet, first.elementId))
+    this.#dirty.add(key)
   }
 
   /** Replaces all versions of one element (after a version was added or removed). */
   async replaceVersions(records: readonly VersionRecord[]): Promise<void> {
-    this.#complete()
     const first = records[0]
     if (!first) return
     const key = elementKey(first.collectionId, first.storageId, first.facet, first.elementId)
-    this.#remove(key)
+    if (!this.#remove(key)) this.#moveGenerated(first.collectionId, first.storageId, first.facet, first.elementId)
     for (const record of records) {
       await this.versions.insert(record)
       this.#index(record)
@@ -192,8 +196,42 @@ export class ElementStore {
   }
 
   removeElement(collectionId: string, storageId: string, facet: string, id: string): boolean {
-    this.#complete()
-    return this.#remove(elementKey(collectionId, storageId, facet, id))
+    return this.#remove(elementKey(collectionId, storageId, facet, id)) || this.#moveGenerated(collectionId, storageId, facet, id)
+  }
+
+  /** The generated element an id names, unless it changed since the seed. */
+  #readGenerated(collectionId: string, storageId: string, facet: string | undefined, id: string): GeneratedIdParts | undefined {
+    const generated = this.#generated
+    if (!generated?.holds(collectionId, storageId, facet)) return undefined
+    const parts = generated.read(id)
+    return parts && !this.#moved.has(parts.index) ? parts : undefined
+  }
+
+  /** Takes a generated element out of the baseline's answers (until a reset), keeping its place for what replaces it. */
+  #moveGenerated(collectionId: string, storageId: string, facet: string, id: string): boolean {
+    const parts = this.#readGenerated(collectionId, storageId, facet, id)
+    if (parts?.version !== 0) return false
+    const key = elementKey(collectionId, storageId, facet, id)
+    this.#moved.add(parts.index)
+    this.#place.set(key, this.#generatedPlace + parts.index)
+    this.#dirty.add(key)
+    return true
+  }
+
+  #index(record: VersionRecord): void {
+    const key = elementKey(record.collectionId, record.storageId, record.facet, record.elementId)
+    const list = this.#byElement.get(key)
+    if (list) list.push(record)
+    else this.#byElement.set(key, [record])
+    if (!this.#place.has(key)) this.#place.set(key, this.#nextPlace++)
+    const storage = storageKey(record.collectionId, record.storageId)
+    const elementId = record.elementId.toLowerCase()
+    this.#byVersion.set(`${storage}/${record.facet}/${record.versionId.toLowerCase()}`, key)
+    this.#anyFacet.set(`${storage}/${elementId}`, key)
+    this.#anyFacet.set(`${storage}/${record.versionId.toLowerCase()}`, key)
+    const keys = this.#withId.get(elementId)
+    if (keys) keys.add(key)
+    else this.#withId.set(elementId, new Set([key]))
   }
 
   /** Takes an element's versions out of the collection and the indexes. */
@@ -212,21 +250,17 @@ export class ElementStore {
     this.#byElement.delete(key)
     for (const record of list) {
       const storage = storageKey(record.collectionId, record.storageId)
+      const elementId = record.elementId.toLowerCase()
       this.#byVersion.delete(`${storage}/${record.facet}/${record.versionId.toLowerCase()}`)
       this.#anyFacet.delete(`${storage}/${record.versionId.toLowerCase()}`)
-      if (this.#anyFacet.get(`${storage}/${record.elementId.toLowerCase()}`) === key) this.#anyFacet.delete(`${storage}/${record.elementId.toLowerCase()}`)
+      if (this.#anyFacet.get(`${storage}/${elementId}`) === key) this.#anyFacet.delete(`${storage}/${elementId}`)
+      const keys = this.#withId.get(elementId)
+      keys?.delete(key)
+      if (keys?.size === 0) this.#withId.delete(elementId)
     }
   }
 }
 
-function summarize(list: readonly VersionRecord[]): ElementSummary {
-  const first = list[0] as VersionRecord
-  return {
-    storage: storageKey(first.collectionId, first.storageId),
-    facet: first.facet,
-    id: first.elementId,
-    type: first.type,
-    ...(first.stereotype === undefined ? {} : { stereotype: first.stereotype }),
-    versions: list.map((v) => ({ versionId: v.versionId, state: v.state })),
-  }
+function matches(summary: ElementSummary, filter: ElementFilter): boolean {
+  return (filter.storage === undefined || filter.storage === summary.storage) && (filter.facet === undefined || filter.facet === summary.facet)
 }

@@ -60,9 +60,10 @@ export class ExecutionLog {
     if (!list) this.#byWebhook.set(execution.webhook, [execution])
     else {
       list.push(execution)
-      // Trimmed in batches, so keeping the newest N costs O(1) per run, not a shift of N.
+      // Trimmed in batches of an eighth of N, so keeping the newest N costs O(1) per run, not a
+      // shift of N, and holds at most an eighth more.
       const kept = this.#kept()
-      if (list.length >= 2 * kept) list.splice(0, list.length - kept)
+      if (list.length >= kept + Math.ceil(kept / 8)) list.splice(0, list.length - kept)
     }
     for (const waiter of this.#waiters) {
       if (waiter.webhook === execution.webhook && waiter.predicate(execution)) {

@@ -1,126 +1,112 @@
 /**
- * Data structures compiled to zod. Each field becomes a schema that checks and converts the value
- * the way the platform does: query and form values are text, so a number, boolean or date field
- * accepts text that converts cleanly; a date becomes ISO 8601; an array field takes a single value
- * as a list of one (a form name sent once). Fields the structure does not name pass through.
- * Problems carry a rule (`missing`, `number`, …) and become the platform's sentences, one per
- * field: `Missing value of required parameter 'orderId'.`, `Invalid number in parameter 'amount'.`
+ * Data structures, checked and converted field by field the way the platform does: query and form
+ * values are text, so a number, boolean or date field accepts text that converts cleanly; a date
+ * becomes ISO 8601; an array field takes a single value as a list of one (a form name sent once).
+ * A collection comes out with the fields its structure names first, in the structure's order, then
+ * the members it does not name, which pass through. Each failing field gives the platform's
+ * sentence, in field order: `Missing value of required parameter 'orderId'.`,
+ * `Invalid number in parameter 'amount'.`
  */
-import * as z from 'zod'
-import { formatPath } from '../kernel/validation.js'
 import type { Bundle, DataStructure, Field, FieldType, ItemSpec } from './model.js'
 
 type Rule = 'missing' | FieldType
 
-const compiled = new WeakMap<DataStructure, z.ZodType<Bundle>>()
-
-/** The zod schema of a data structure (compiled once per structure object). */
-export function compileStructure(structure: DataStructure): z.ZodType<Bundle> {
-  let schema = compiled.get(structure)
-  if (!schema) {
-    schema = collectionSchema(structure)
-    compiled.set(structure, schema)
-  }
-  return schema
+interface Problem {
+  readonly path: string
+  readonly rule: Rule
 }
 
 export type Validation = { ok: true; bundle: Bundle } | { ok: false; problems: string[] }
 
 /** Validates and converts a bundle; on failure, one sentence per failing field, in field order. */
 export function validateBundle(structure: DataStructure, bundle: Bundle): Validation {
-  const result = compileStructure(structure).safeParse(bundle)
-  if (result.success) return { ok: true, bundle: result.data }
+  const problems: Problem[] = []
+  const checked = collection(structure, bundle, '', problems)
+  if (problems.length === 0) return { ok: true, bundle: checked as Bundle }
   const seen = new Set<string>()
-  const problems: string[] = []
-  for (const issue of result.error.issues) {
-    const path = formatPath(issue.path)
+  const sentences: string[] = []
+  for (const { path, rule } of problems) {
     if (seen.has(path)) continue
     seen.add(path)
-    const rule = (issue.code === 'custom' ? (issue.params?.rule as Rule | undefined) : undefined) ?? 'collection'
-    problems.push(sentence(rule, path))
+    sentences.push(rule === 'missing' ? `Missing value of required parameter '${path}'.` : `Invalid ${rule} in parameter '${path}'.`)
   }
-  return { ok: false, problems }
+  return { ok: false, problems: sentences }
 }
 
-function sentence(rule: Rule, path: string): string {
-  return rule === 'missing' ? `Missing value of required parameter '${path}'.` : `Invalid ${rule} in parameter '${path}'.`
+/** Notes a problem; the value stays as it was (nothing is kept from a call that fails). */
+function fail(problems: Problem[], path: string, rule: Rule, value: unknown): unknown {
+  problems.push({ path, rule })
+  return value
 }
 
-function fail(ctx: z.RefinementCtx, rule: Rule): never {
-  ctx.addIssue({ code: 'custom', message: rule, params: { rule } })
-  return z.NEVER as never
-}
-
-function fieldSchema(field: Field): z.ZodType {
-  const value = valueSchema(field.type, field.spec)
-  if (field.required) {
-    return z.unknown().transform((v, ctx) => (isEmpty(v) ? fail(ctx, 'missing') : v)).pipe(value)
+/** A plain object: the fields named are checked and converted, the other members pass through. */
+function collection(fields: readonly Field[] | undefined, value: unknown, path: string, problems: Problem[]): unknown {
+  if (!isPlainObject(value)) return fail(problems, path, 'collection', value)
+  if (!fields || fields.length === 0) return value
+  const out: Record<string, unknown> = {}
+  for (let index = 0; index < fields.length; index++) {
+    const field = fields[index] as Field
+    // A member named `__proto__` would set the prototype: it is dropped, named or not. A name given
+    // twice (nested structures do not refuse it): the last field decides.
+    if (field.name === '__proto__' || namedAgain(fields, index)) continue
+    const at = path === '' ? field.name : `${path}.${field.name}`
+    const present = Object.hasOwn(value, field.name)
+    const member = present ? value[field.name] : undefined
+    if (field.required) {
+      out[field.name] = isEmpty(member) ? fail(problems, at, 'missing', member) : convert(field.type, field.spec, member, at, problems)
+    } else if (present) {
+      // An optional field sent empty or null is null.
+      const empty = member === null || (member === '' && field.type !== 'text')
+      out[field.name] = empty ? null : member === undefined ? undefined : convert(field.type, field.spec, member, at, problems)
+    }
   }
-  // An optional field with no value: left out when absent, null when sent empty or null.
-  return z
-    .unknown()
-    .transform((v) => (v === null || (v === '' && field.type !== 'text') ? null : v))
-    .pipe(value.nullable())
-    .optional()
+  for (const name of Object.keys(value)) if (name !== '__proto__' && !Object.hasOwn(out, name)) out[name] = value[name]
+  return out
 }
 
-function collectionSchema(fields: readonly Field[] | undefined): z.ZodType<Bundle> {
-  const object = z.unknown().transform((v, ctx) => (isPlainObject(v) ? v : fail(ctx, 'collection')))
-  if (!fields || fields.length === 0) return object
-  const shape: Record<string, z.ZodType> = {}
-  for (const field of fields) shape[field.name] = fieldSchema(field)
-  return object.pipe(z.looseObject(shape)) as z.ZodType<Bundle>
+function namedAgain(fields: readonly Field[], index: number): boolean {
+  for (let later = index + 1; later < fields.length; later++) if (fields[later]?.name === fields[index]?.name) return true
+  return false
 }
 
-function itemSchema(spec: Field[] | ItemSpec | undefined): z.ZodType {
-  if (spec === undefined) return z.unknown()
-  if (Array.isArray(spec)) return collectionSchema(spec).nullable()
-  return valueSchema(spec.type, spec.spec).nullable()
-}
-
-function valueSchema(type: FieldType, spec: Field[] | ItemSpec | undefined): z.ZodType {
+function convert(type: FieldType, spec: Field[] | ItemSpec | undefined, v: unknown, path: string, problems: Problem[]): unknown {
   switch (type) {
     case 'text':
-      return z.unknown().transform((v, ctx) => {
-        if (typeof v === 'string') return v
-        if (typeof v === 'number' || typeof v === 'boolean') return String(v)
-        return fail(ctx, 'text')
-      })
+      if (typeof v === 'string') return v
+      if (typeof v === 'number' || typeof v === 'boolean') return String(v)
+      return fail(problems, path, 'text', v)
     case 'number':
-      return z.unknown().transform((v, ctx) => {
-        if (typeof v === 'number' && Number.isFinite(v)) return v
-        if (typeof v === 'string' && NUMBER_TEXT.test(v.trim())) return Number(v.trim())
-        return fail(ctx, 'number')
-      })
-    case 'boolean':
-      return z.unknown().transform((v, ctx) => {
-        if (typeof v === 'boolean') return v
-        const t = typeof v === 'string' ? v.trim().toLowerCase() : typeof v === 'number' ? String(v) : undefined
-        if (t === 'true' || t === '1') return true
-        if (t === 'false' || t === '0') return false
-        return fail(ctx, 'boolean')
-      })
-    case 'date':
-      return z.unknown().transform((v, ctx) => {
-        const ms =
-          v instanceof Date ? v.getTime() : typeof v === 'number' ? v : typeof v === 'string' && DATE_TEXT.test(v.trim()) ? Date.parse(v.trim()) : Number.NaN
-        return Number.isFinite(ms) ? new Date(ms).toISOString() : fail(ctx, 'date')
-      })
+      if (typeof v === 'number' && Number.isFinite(v)) return v
+      if (typeof v === 'string' && NUMBER_TEXT.test(v.trim())) return Number(v.trim())
+      return fail(problems, path, 'number', v)
+    case 'boolean': {
+      if (typeof v === 'boolean') return v
+      const t = typeof v === 'string' ? v.trim().toLowerCase() : typeof v === 'number' ? String(v) : undefined
+      if (t === 'true' || t === '1') return true
+      if (t === 'false' || t === '0') return false
+      return fail(problems, path, 'boolean', v)
+    }
+    case 'date': {
+      const ms = v instanceof Date ? v.getTime() : typeof v === 'number' ? v : typeof v === 'string' && DATE_TEXT.test(v.trim()) ? Date.parse(v.trim()) : Number.NaN
+      return Number.isFinite(ms) ? new Date(ms).toISOString() : fail(problems, path, 'date', v)
+    }
     case 'buffer':
-      return z.unknown().transform((v, ctx) => {
-        if (Buffer.isBuffer(v)) return v
-        if (v instanceof Uint8Array) return Buffer.from(v.buffer, v.byteOffset, v.byteLength)
-        if (typeof v === 'string') return v
-        return fail(ctx, 'buffer')
-      })
+      if (Buffer.isBuffer(v)) return v
+      if (v instanceof Uint8Array) return Buffer.from(v.buffer, v.byteOffset, v.byteLength)
+      if (typeof v === 'string') return v
+      return fail(problems, path, 'buffer', v)
     case 'array':
-      return z
-        .unknown()
-        .transform((v) => (Array.isArray(v) ? v : [v]))
-        .pipe(z.array(itemSchema(spec)))
+      return (Array.isArray(v) ? v : [v]).map((item, index) => arrayItem(spec, item, `${path}[${index}]`, problems))
     case 'collection':
-      return collectionSchema(Array.isArray(spec) ? spec : undefined)
+      return collection(Array.isArray(spec) ? spec : undefined, v, path, problems)
   }
+}
+
+/** An array's item: anything when the array names no item type; null or the item type otherwise. */
+function arrayItem(spec: Field[] | ItemSpec | undefined, item: unknown, path: string, problems: Problem[]): unknown {
+  if (spec === undefined || item === null) return item
+  if (Array.isArray(spec)) return collection(spec, item, path, problems)
+  return convert(spec.type, spec.spec, item, path, problems)
 }
 
 const NUMBER_TEXT = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/

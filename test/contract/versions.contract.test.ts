@@ -369,6 +369,27 @@ contract('versions: paging, api-version and lookups', (h) => {
     const states = body.elements.map((e) => e.state)
     expect(states.slice(0, -2).every((s) => s === 'expired')).toBe(true)
   })
+
+  it('finds a generated element by the id of any of its versions, in its own facet only', async () => {
+    const sample = h.emu.elements.list({ facet: 'processes' }).filter((e) => e.id !== SEED_ELEMENT)[11]
+    if (!sample) throw new Error('no generated element')
+    const byElement = await get(VERSIONS(sample.id))
+    expect(byElement.body.elements.map((e) => e.versionId)).toEqual(sample.versions.map((v) => v.versionId))
+    for (const { versionId } of sample.versions) expect(await get(VERSIONS(versionId))).toEqual(byElement)
+    expect((await get(VERSIONS(sample.id, 'users'))).status).toBe(404)
+  })
+
+  it('answers 404 for a generated element removed at run time, and finds it again after a reset', async () => {
+    const sample = h.emu.elements.list({ facet: 'processes' }).filter((e) => e.id !== SEED_ELEMENT)[3]
+    if (!sample) throw new Error('no generated element')
+    const before = await get(VERSIONS(sample.id))
+    expect(before.status).toBe(200)
+    h.emu.elements.remove(sample.id)
+    expect((await get(VERSIONS(sample.id))).status).toBe(404)
+    expect((await get(VERSIONS(sample.versions[0]?.versionId ?? ''))).status).toBe(404)
+    await h.emu.reset()
+    expect(await get(VERSIONS(sample.id))).toEqual(before)
+  })
 })
 
 contract(

@@ -182,6 +182,16 @@ contract('webhooks: validation against the data structure', (h) => {
     expect(await received(h, 'orders')).toEqual({ orderId: 'A', extra: { deep: [1] } })
   })
 
+  it('a field named like a built-in property (toString, constructor) is read from the call only: absent, it is absent', async () => {
+    const created = await h.control<{ id: string }>('POST', '/webhooks', {
+      name: 'built-in-names',
+      dataStructure: [{ name: 'toString', type: 'text' }, { name: 'constructor', type: 'number' }, { name: 'id', type: 'text', required: true }],
+    })
+    expect((await postJson(h, `/hooks/${created.body.id}`, { id: 'A' })).status).toBe(200)
+    expect(await received(h, created.body.id)).toEqual({ id: 'A' })
+    expect((await postJson(h, `/hooks/${created.body.id}`, { id: 'B', constructor: 'x' })).text).toBe("Validation failed for 1 parameter(s). Invalid number in parameter 'constructor'.")
+  })
+
   it('a learning webhook learns its structure from the first call, then validates against it', async () => {
     expect((await postJson(h, '/hooks/learning', { orderId: 'A', amount: 3, paid: true, lines: [{ sku: 'X' }] })).status).toBe(200)
     const learnt = await h.control<{ learning: boolean; dataStructure: unknown }>('GET', '/webhooks/learning')
