@@ -86,19 +86,25 @@ export function decodeChunk(decoder: TextDecoder, chunk: Uint8Array | undefined,
   }
 }
 
-/** Decoders for bodies already in memory, by charset: decoding in one call keeps no state, so one serves every request. */
+/** Decoders for text decoded in one call, by charset: such a call keeps no state, so one serves every request. */
 const wholeDecoders = new Map<string, TextDecoder>()
+
+/** A decoder for text decoded in one call (`decodeChunk(…, false, …)`), or a 400 as `decoderFor` says. */
+export function wholeDecoder(charset: string | undefined): TextDecoder {
+  // Labels are case-insensitive and trimmed (WHATWG Encoding), so this holds at most one decoder per known label.
+  const label = (charset ?? '').trim().toLowerCase()
+  let decoder = wholeDecoders.get(label)
+  if (!decoder) {
+    decoder = decoderFor(charset)
+    wholeDecoders.set(label, decoder)
+  }
+  return decoder
+}
 
 /** Reads the whole body as text in its charset, decoding chunk by chunk as it streams in. */
 export async function readText(body: RequestBody, charset: string | undefined, what: string): Promise<{ text: string; bytes: number }> {
   if (body.kept() !== undefined) {
-    // Labels are case-insensitive and trimmed (WHATWG Encoding), so this holds at most one decoder per known label.
-    const label = (charset ?? '').trim().toLowerCase()
-    let decoder = wholeDecoders.get(label)
-    if (!decoder) {
-      decoder = decoderFor(charset)
-      wholeDecoders.set(label, decoder)
-    }
+    const decoder = wholeDecoder(charset)
     const bytes = await body.bytes()
     return { text: decodeChunk(decoder, bytes, false, what), bytes: bytes.byteLength }
   }

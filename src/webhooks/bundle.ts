@@ -33,28 +33,39 @@ export interface BundleSource {
 
 export function buildBundle(source: BundleSource): Bundle {
   const { payload, options } = source
-  const fields = new Map<string, unknown>()
-  if (payload.object) for (const [name, value] of Object.entries(payload.object)) fields.set(name, value)
-  if (payload.value !== undefined) fields.set('value', payload.value)
+  // A spread defines each member as its own (`__proto__` included), in the object's order.
+  const fields: Record<string, unknown> = payload.object ? { ...payload.object } : {}
+  if (payload.value !== undefined) define(fields, 'value', payload.value)
   addRepeated(fields, payload.pairs)
-  const query = new Map<string, unknown>()
-  addRepeated(query, source.query)
-  for (const [name, value] of query) fields.set(name, value)
-  if (payload.raw !== undefined) fields.set('value', payload.raw)
-  if (options.requestHeaders) fields.set(HEADERS_FIELD, requestHeaders(source.headers, source.authenticated))
-  if (options.requestMethod) fields.set(METHOD_FIELD, source.method)
-  return Object.fromEntries(fields)
+  if (source.query.length > 0) {
+    const query: Record<string, unknown> = {}
+    addRepeated(query, source.query)
+    for (const name of Object.keys(query)) define(fields, name, query[name])
+  }
+  if (payload.raw !== undefined) define(fields, 'value', payload.raw)
+  if (options.requestHeaders) define(fields, HEADERS_FIELD, requestHeaders(source.headers, source.authenticated))
+  if (options.requestMethod) define(fields, METHOD_FIELD, source.method)
+  return fields
 }
 
-function addRepeated(target: Map<string, unknown>, pairs: ReadonlyArray<readonly [string, unknown]>): void {
+/** Sets a member as an own data property: assigning `__proto__` would set the prototype instead. */
+function define(target: Record<string, unknown>, name: string, value: unknown): void {
+  if (name === '__proto__') Object.defineProperty(target, name, { value, writable: true, enumerable: true, configurable: true })
+  else target[name] = value
+}
+
+function addRepeated(target: Record<string, unknown>, pairs: ReadonlyArray<readonly [string, unknown]>): void {
+  if (pairs.length === 0) return
   const seen = new Map<string, number>()
   for (const [name, value] of pairs) {
     const count = seen.get(name) ?? 0
     seen.set(name, count + 1)
-    const current = target.get(name)
-    if (count === 0) target.set(name, value)
-    else if (count === 1) target.set(name, [current, value])
-    else if (Array.isArray(current)) current.push(value)
+    if (count === 0) define(target, name, value)
+    else if (count === 1) define(target, name, [target[name], value])
+    else {
+      const current = target[name]
+      if (Array.isArray(current)) current.push(value)
+    }
   }
 }
 
@@ -88,7 +99,12 @@ export function summarizeBundle(bundle: Bundle): unknown {
     if (Buffer.isBuffer(value) || value instanceof Uint8Array) return `[${value.byteLength} bytes]`
     if (isFile(value)) return { name: value.name, mime: value.mime, data: `[${value.data.byteLength} bytes]` }
     if (Array.isArray(value)) return value.map(summarize)
-    if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, summarize(v)]))
+    if (typeof value === 'object' && value !== null) {
+      const out: Record<string, unknown> = {}
+      const members = value as Record<string, unknown>
+      for (const name of Object.keys(members)) define(out, name, summarize(members[name]))
+      return out
+    }
     return value
   }
   const out = summarize(bundle) as Record<string, unknown>

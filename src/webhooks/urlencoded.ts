@@ -6,13 +6,13 @@
  * as in the WHATWG URL standard.
  */
 import type { TextDecoder } from 'node:util'
-import { decodeChunk, decoderFor } from './body.js'
+import { decodeChunk, wholeDecoder } from './body.js'
 
 export type Pair = readonly [name: string, value: string]
 
 /** Parses `a=1&b=2&a=3` into pairs, in order. */
 export function parseUrlencoded(input: string, charset: string | undefined, what: string): Pair[] {
-  const decoder = decoderFor(charset)
+  const decoder = wholeDecoder(charset)
   const out: Pair[] = []
   if (input === '') return out
   for (const piece of input.split('&')) {
