@@ -96,15 +96,18 @@ const S = {
 S.inprocRounds = S.rounds
 S.memoryWarmupSeconds = Math.min(10, Math.round(S.memorySeconds / 3))
 
-// The bars, from issue 11's goals (and product.md's quality bars where the issue defers to them).
+// The bars: product.md's quality bars (raised for issues 23-27: every surface at least half a bare
+// server's requests/s, tokens against a bare server that signs the same claims, cold start within
+// 2x bare on Node.js 22+ and 2.5x on Node.js 20), and issue 11's against the peers.
 const BARS = {
   vitestPerFile: 1.25,
   fresh: 1.25,
   mswVsHand: 1,
-  coldVsBare: 2,
+  coldVsBare: Number(process.versions.node.split('.')[0]) >= 22 ? 2 : 2.5,
   coldVsOauth2MockServer: 1,
-  versionsVsBare: 0.4,
-  webhookVsBare: 0.3,
+  versionsVsBare: 0.5,
+  webhookVsBare: 0.5,
+  tokenVsFloor: 0.5,
   webhookVsWiremock: 2,
   aheadOfPeer: 1,
   p99VsBare: 5,
@@ -489,8 +492,12 @@ function buildRows() {
       const r = roundRatio(svc, o2)
       row(7, `token, client credentials, ${alg}`, `${fmt(svc.rps, 0)}/s (p99 ${ms(svc.p99)})`, `oauth2-mock-server ${fmt(o2.rps, 0)}/s (p99 ${ms(o2.p99)})`, x(r), `≥ ${BARS.tokenVsOauth2MockServer}×`, r >= BARS.tokenVsOauth2MockServer)
       const floor = t.results[2]
-      // Not a bar: the floor's own ratio to the peer is the most any server could show in this run.
-      if (floor) row(7, `  the floor (bare node:http signing the same claims), ${alg}`, `svc-mock ${x(roundRatio(svc, floor))} of its req/s`, `floor ${fmt(floor.rps, 0)}/s`, x(roundRatio(floor, o2)), 'the most reachable vs oauth2-mock-server', undefined)
+      // The floor's own ratio to the peer is the most any server could show in this run; svc-mock's
+      // ratio to the floor is product.md's bar for tokens.
+      if (floor) {
+        const vsFloor = roundRatio(svc, floor)
+        row(7, `token vs the floor (bare node:http signing the same claims), ${alg}`, `${fmt(svc.rps, 0)}/s`, `floor ${fmt(floor.rps, 0)}/s (floor ÷ oauth2-mock-server ${x(roundRatio(floor, o2))})`, x(vsFloor), `≥ ${BARS.tokenVsFloor}×`, vsFloor >= BARS.tokenVsFloor)
+      }
     }
   } else if (only.includes('token')) notRun(7, 'token', failed('token'))
   // 8: from the runs of rows 5 and 6; the bars are rows 5 and 6's, by CPU instead of req/s.
