@@ -210,9 +210,14 @@ contract(
         if (outcome.status === 201) {
           const added = JSON.parse(outcome.text) as Array<{ id: string; method: string; path: string }>
           for (const [index, one] of added.entries()) {
-            const call = requestFor(one, index % 2 === 0 ? 'p-1' : 'é€ /x', 'é€&x')
+            const declared = declaredStatus(spec, one.id)
+            // fetch makes a 407 (proxy authentication) a network error outside a browser window (the
+            // Fetch standard; undici does so): over the socket node:http reads what the server sent.
+            const proxyAuth = declared === 407 && h.kind !== 'in-process' && h.kind !== 'handle'
+            const call: Wire = { ...requestFor(one, index % 2 === 0 ? 'p-1' : 'é€ /x', 'é€&x'), ...(proxyAuth && h.kind === 'server' ? { raw: true } : {}) }
             const answer: Outcome = await send(h, call)
-            expectAnswered(h, call, answer, { allowed: [declaredStatus(spec, one.id) ?? 0] })
+            if (proxyAuth && h.kind !== 'server' && answer.kind === 'network-error') continue
+            expectAnswered(h, call, answer, { allowed: [declared ?? 0] })
           }
         }
         await fresh(h)
