@@ -12,7 +12,7 @@
  * Only the address differs: `http://127.0.0.1:4010` becomes the test server's.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -95,6 +95,13 @@ describe('the examples of the README and docs/', () => {
     expect(blocks.filter((b) => b.lang === 'sh').length).toBeGreaterThanOrEqual(12)
     expect(blocks.filter((b) => b.lang === 'ts').length).toBeGreaterThanOrEqual(8)
     expect(blocks.filter((b) => b.lang === 'yaml').length).toBeGreaterThanOrEqual(1)
+  })
+
+  it('takes a new user from a clone to a running emulator in two commands, and names the command that runs the suite', () => {
+    const text = readFileSync(join(ROOT, 'README.md'), 'utf8')
+    const clone = blocks.filter((b) => b.file === 'README.md' && /clone/i.test(b.section))
+    expect(clone.map((b) => commands(b.code))).toEqual([['npm install', 'npx svc-mock']])
+    expect(text).toMatch(/`npm test` runs the whole suite/)
   })
 
   it('leaves out only sections that exist and hold examples another test runs', () => {
