@@ -4,49 +4,27 @@
  * certificate of your own with `--tls-cert`/`--tls-key` and exit 2 for a bad one, and
  * `svc-mock exec --https` giving its command what it needs to trust the CA.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { Agent, fetch as fetchWith } from 'undici'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { makeAuthority, makeServerCertificate } from '../src/tls/certificates.js'
+import { killStarted, runCli, spawnCli } from './support/cli.js'
 
-const BIN = fileURLToPath(new URL('../bin/svc-mock.js', import.meta.url))
 const scratch = mkdtempSync(join(tmpdir(), 'svc-mock-cli-https-'))
-const children = new Set<ChildProcess>()
-afterEach(() => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
-  children.clear()
-})
+afterEach(killStarted)
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 let folders = 0
 const freshCaDir = (): string => join(scratch, `ca-${++folders}`)
 
-interface Result {
-  code: number | null
-  stdout: string
-  stderr: string
-}
 
-function run(args: string[], env: Record<string, string | undefined> = {}): Promise<Result> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-    children.add(child)
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    child.on('exit', (code) => resolve({ code, stdout, stderr }))
-  })
-}
 
 /** Starts the server; resolves with its standard output once it has printed `until` (default: the JSON listening line). */
 function start(args: string[], env: Record<string, string> = {}, until = '"event":"listening"'): Promise<{ child: ChildProcess; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, '--port', '0', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-    children.add(child)
+    const child = spawnCli(['--port', '0', ...args], env)
     let output = ''
     child.stdout.on('data', (d: Buffer) => {
       output += d.toString()
@@ -62,30 +40,30 @@ const trusting = (caFile: string): Agent => new Agent({ connect: { ca: readFileS
 describe('svc-mock ca', () => {
   it('makes the CA when there is none and prints its path alone on standard output, then the same path again', async () => {
     const dir = freshCaDir()
-    const first = await run(['ca'], { SVC_MOCK_CA_DIR: dir })
+    const first = await runCli(['ca'], { SVC_MOCK_CA_DIR: dir })
     expect(first.code).toBe(0)
     expect(first.stdout).toBe(`${join(dir, 'ca.pem')}\n`)
     expect(first.stderr).toContain('made a local certificate authority')
     expect(readFileSync(join(dir, 'ca.pem'), 'utf8')).toContain('BEGIN CERTIFICATE')
     expect(statSync(join(dir, 'ca-key.pem')).mode & 0o777).toBe(0o600)
-    const second = await run(['ca'], { SVC_MOCK_CA_DIR: dir })
+    const second = await runCli(['ca'], { SVC_MOCK_CA_DIR: dir })
     expect(second).toEqual({ code: 0, stdout: `${join(dir, 'ca.pem')}\n`, stderr: '' })
   })
 
   it('with --log json, says it as one JSON object', async () => {
     const dir = freshCaDir()
-    const result = await run(['ca', '--log', 'json'], { SVC_MOCK_CA_DIR: dir })
+    const result = await runCli(['ca', '--log', 'json'], { SVC_MOCK_CA_DIR: dir })
     expect(result.code).toBe(0)
     expect(JSON.parse(result.stdout)).toMatchObject({ event: 'ca', caFile: join(dir, 'ca.pem'), created: true })
   })
 
   it('is in the help, with --https, --tls-cert and --tls-key and their variables', async () => {
-    const help = (await run(['--help'])).stdout
+    const help = (await runCli(['--help'])).stdout
     expect(help).toContain('svc-mock ca ')
     expect(help).toMatch(/--https .*\n.*\[SVC_MOCK_HTTPS=true\]/)
     expect(help).toMatch(/--tls-cert FILE .*\[SVC_MOCK_TLS_CERT\]/)
     expect(help).toMatch(/--tls-key FILE .*\[SVC_MOCK_TLS_KEY\]/)
-    expect((await run(['help', 'ca'])).stdout).toContain('REQUESTS_CA_BUNDLE=$(npx svc-mock ca)')
+    expect((await runCli(['help', 'ca'])).stdout).toContain('REQUESTS_CA_BUNDLE=$(npx svc-mock ca)')
   })
 })
 
@@ -141,23 +119,23 @@ describe('a certificate of your own', () => {
 
   it('exits 2 naming the flag or variable: a missing file, a certificate without its key, a key that is not the certificate\'s, a bad SVC_MOCK_HTTPS', async () => {
     const own = await pair()
-    const missing = await run(['--tls-cert', join(scratch, 'nope.pem'), '--tls-key', own.key])
+    const missing = await runCli(['--tls-cert', join(scratch, 'nope.pem'), '--tls-key', own.key])
     expect(missing.code).toBe(2)
     expect(missing.stderr).toContain(`--tls-cert: cannot read ${join(scratch, 'nope.pem')} (no such file)`)
-    const alone = await run(['--tls-cert', own.cert])
+    const alone = await runCli(['--tls-cert', own.cert])
     expect(alone.code).toBe(2)
     expect(alone.stderr).toContain('--tls-cert needs --tls-key FILE too')
-    const fromEnv = await run([], { SVC_MOCK_TLS_KEY: own.key })
+    const fromEnv = await runCli([], { SVC_MOCK_TLS_KEY: own.key })
     expect(fromEnv.code).toBe(2)
     expect(fromEnv.stderr).toContain('SVC_MOCK_TLS_KEY needs --tls-cert FILE too')
     const other = await pair()
-    const wrongKey = await run(['--tls-cert', own.cert, '--tls-key', other.key])
+    const wrongKey = await runCli(['--tls-cert', own.cert, '--tls-key', other.key])
     expect(wrongKey.code).toBe(2)
     expect(wrongKey.stderr).toContain(`--tls-key: ${other.key} is not the private key of the certificate in ${own.cert}`)
-    const notPem = await run(['--tls-cert', own.key, '--tls-key', own.key])
+    const notPem = await runCli(['--tls-cert', own.key, '--tls-key', own.key])
     expect(notPem.code).toBe(2)
     expect(notPem.stderr).toContain(`--tls-cert: ${own.key} is not a PEM certificate`)
-    const badVariable = await run([], { SVC_MOCK_HTTPS: 'yes' })
+    const badVariable = await runCli([], { SVC_MOCK_HTTPS: 'yes' })
     expect(badVariable.code).toBe(2)
     expect(badVariable.stderr).toContain('SVC_MOCK_HTTPS must be true or false, got "yes"')
   })
@@ -172,7 +150,7 @@ describe('svc-mock exec --https', () => {
 
   it('gives the command https addresses, SVC_MOCK_CA_FILE, NODE_EXTRA_CA_CERTS (so Node.js trusts the CA) and a REQUESTS_CA_BUNDLE that holds the CA and the usual roots', async () => {
     const dir = freshCaDir()
-    const result = await run(['exec', '--https', '--log', 'silent', '--', process.execPath, '--input-type=module', '-e', script], { SVC_MOCK_CA_DIR: dir, NODE_EXTRA_CA_CERTS: undefined, REQUESTS_CA_BUNDLE: undefined, SSL_CERT_FILE: undefined })
+    const result = await runCli(['exec', '--https', '--log', 'silent', '--', process.execPath, '--input-type=module', '-e', script], { SVC_MOCK_CA_DIR: dir, NODE_EXTRA_CA_CERTS: undefined, REQUESTS_CA_BUNDLE: undefined, SSL_CERT_FILE: undefined })
     expect(result.code).toBe(0)
     const seen = JSON.parse(result.stdout) as Record<string, string | null>
     const caFile = join(dir, 'ca.pem')
@@ -188,7 +166,7 @@ describe('svc-mock exec --https', () => {
     const dir = freshCaDir()
     const own = join(scratch, 'users-own.pem')
     writeFileSync(own, readFileSync(join(process.env.SVC_MOCK_CA_DIR ?? '', 'ca.pem')))
-    const result = await run(['exec', '--https', '--log', 'silent', '--', process.execPath, '-e', 'console.log(JSON.stringify([process.env.NODE_EXTRA_CA_CERTS, process.env.REQUESTS_CA_BUNDLE, process.env.SVC_MOCK_CA_FILE]))'], {
+    const result = await runCli(['exec', '--https', '--log', 'silent', '--', process.execPath, '-e', 'console.log(JSON.stringify([process.env.NODE_EXTRA_CA_CERTS, process.env.REQUESTS_CA_BUNDLE, process.env.SVC_MOCK_CA_FILE]))'], {
       SVC_MOCK_CA_DIR: dir,
       NODE_EXTRA_CA_CERTS: own,
       REQUESTS_CA_BUNDLE: own,

@@ -4,41 +4,24 @@
  * route file exits 2 naming the file, the route and the field; `--proxy URL --record DIR` then
  * `--routes DIR` is the recording walk-through of docs/routes.md, end to end.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
+import { killStarted, runCli, spawnCli } from './support/cli.js'
 
-const BIN = fileURLToPath(new URL('../bin/svc-mock.js', import.meta.url))
 const EXAMPLES = fileURLToPath(new URL('../docs/examples/', import.meta.url))
 const APP_KEY = { authorization: 'AppKey svcmock-app-key' }
-const children = new Set<ChildProcess>()
 
-afterEach(() => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
-  children.clear()
-})
+afterEach(killStarted)
 
-function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-    children.add(child)
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    child.on('exit', (code) => resolve({ code, stdout, stderr }))
-  })
-}
 
 /** Starts a server (`--log pretty`) and resolves with its URL and its banner once it listens. */
 function start(args: string[], env: Record<string, string> = {}): Promise<{ url: string; banner: string; stop(): Promise<number | null> }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, '--port', '0', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-    children.add(child)
+    const child = spawnCli(['--port', '0', ...args], env)
     let out = ''
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)))
     child.stderr.on('data', (d: Buffer) => (out += d.toString()))
@@ -77,32 +60,32 @@ describe('--routes', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-mock-routes-'))
     const file = join(dir, 'pools.json')
     writeFileSync(file, JSON.stringify({ routes: [{ id: 'ok', method: 'GET', path: '/ok' }, { id: 'pools.list', method: 'GET', path: '/integration/api/pools', respons: { body: [] } }] }))
-    const bad = await run(['--routes', dir, '--port', '0'])
+    const bad = await runCli(['--routes', dir, '--port', '0'])
     expect(bad.code).toBe(2)
     expect(bad.stdout).toBe('')
     expect(bad.stderr).toContain(`Invalid routes file ${file}, routes[1] (id "pools.list"), field respons: unknown field "respons" (did you mean "response"?)`)
-    const fromVariable = await run(['--port', '0'], { SVC_MOCK_ROUTES: join(dir, 'missing.json') })
+    const fromVariable = await runCli(['--port', '0'], { SVC_MOCK_ROUTES: join(dir, 'missing.json') })
     expect(fromVariable.code).toBe(2)
     expect(fromVariable.stderr).toContain('Invalid routes file')
     expect(fromVariable.stderr).toContain('missing.json: does not exist')
     writeFileSync(file, JSON.stringify({ routes: [{ id: 'team', method: 'GET', path: '/api/cloud/team' }] }))
-    const clash = await run(['--routes', file, '--port', '0'])
+    const clash = await runCli(['--routes', file, '--port', '0'])
     expect(clash.code).toBe(2)
     expect(clash.stderr).toContain('routes[0] (id "team"), field path: clashes with the built-in route auth.team (GET /api/cloud/team)')
   })
 
   it('is in the help with --proxy, --record and their variables', async () => {
-    const { stdout } = await run(['--help'])
+    const { stdout } = await runCli(['--help'])
     for (const text of ['--routes PATH', 'SVC_MOCK_ROUTES', '--proxy URL', 'SVC_MOCK_PROXY', '--record DIR', 'SVC_MOCK_RECORD', '--proxy-timeout MS']) expect(stdout).toContain(text)
   })
 })
 
 describe('--proxy and --record', () => {
   it('exits 2 for --record without --proxy, and for a proxy URL that is not http(s)', async () => {
-    const record = await run(['--record', tmpdir(), '--port', '0'])
+    const record = await runCli(['--record', tmpdir(), '--port', '0'])
     expect(record.code).toBe(2)
     expect(record.stderr).toContain('--record records what the proxy forwards: give --proxy URL (or SVC_MOCK_PROXY) too')
-    const proxy = await run(['--port', '0'], { SVC_MOCK_PROXY: 'ftp://team.example' })
+    const proxy = await runCli(['--port', '0'], { SVC_MOCK_PROXY: 'ftp://team.example' })
     expect(proxy.code).toBe(2)
     expect(proxy.stderr).toContain('SVC_MOCK_PROXY must be your team\'s http or https URL')
   })

@@ -12,36 +12,16 @@ import { fileURLToPath } from 'node:url'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { VERSION } from '../src/version.js'
 import { APP_KEY, VERSIONS } from './support/harness.js'
+import { BIN, killStarted, runCli, spawnCli, track } from './support/cli.js'
 
-const BIN = fileURLToPath(new URL('../bin/svc-mock.js', import.meta.url))
-const children = new Set<ChildProcess>()
 
 beforeAll(() => {
   if (!existsSync(fileURLToPath(new URL('../dist/cli.js', import.meta.url)))) throw new Error('dist/ is missing: run `npm run build` (npm test does)')
 })
 
-afterEach(() => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
-  children.clear()
-})
+afterEach(killStarted)
 
-interface Result {
-  code: number | null
-  stdout: string
-  stderr: string
-}
 
-function run(args: string[], env: Record<string, string> = {}): Promise<Result> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-    children.add(child)
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    child.on('exit', (code) => resolve({ code, stdout, stderr }))
-  })
-}
 
 interface Started {
   child: ChildProcess
@@ -81,8 +61,7 @@ async function start(args: string[], env: Record<string, string> = {}): Promise<
   const silent = args.join(' ').includes('--log silent')
   const port = silent ? await freePort() : 0
   return await new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, '--port', String(port), ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-    children.add(child)
+    const child = spawnCli(['--port', String(port), ...args], env)
     let out = ''
     let stdout = ''
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)))
@@ -103,7 +82,7 @@ async function start(args: string[], env: Record<string, string> = {}): Promise<
 
 describe('svc-mock --help and --version', () => {
   it('prints the usage with every flag', async () => {
-    const { code, stdout } = await run(['--help'])
+    const { code, stdout } = await runCli(['--help'])
     expect(code).toBe(0)
     expect(stdout).toContain('Usage:')
     for (const flag of ['--port', '--host', '--fixtures', '--scenario', '--scenarios', '--seed', '--clock', '--time-scale', '--log', 'SVC_MOCK_PORT', 'SVC_MOCK_SCENARIOS']) {
@@ -112,7 +91,7 @@ describe('svc-mock --help and --version', () => {
   })
 
   it('names the docs', async () => {
-    const { stdout } = await run(['--help'])
+    const { stdout } = await runCli(['--help'])
     expect(stdout).toMatch(/Docs: .*README\.md and .*docs\/ \(scenarios\.md, assumptions\.md, openapi\.json\)/)
   })
 
@@ -124,14 +103,14 @@ describe('svc-mock --help and --version', () => {
     [['scenarios', '-h'], 'Lists the failure scenarios'],
     [['help', 'help'], 'svc-mock help [command]'],
   ])('%j prints the usage of that command and the docs', async (args, text) => {
-    const { code, stdout } = await run(args)
+    const { code, stdout } = await runCli(args)
     expect(code).toBe(0)
     expect(stdout).toContain(text)
     expect(stdout).toContain('Docs: ')
   })
 
   it('prints the version', async () => {
-    const { code, stdout } = await run(['--version'])
+    const { code, stdout } = await runCli(['--version'])
     expect(code).toBe(0)
     expect(stdout.trim()).toBe(VERSION)
   })
@@ -161,13 +140,13 @@ describe('bad flags exit 2 naming what is wrong', () => {
     [['--teams', 'two'], /--teams must be a whole number from 0 to 1000, got "two"/],
     [['--teams', '3', '--max-teams', '2'], /--teams must be a whole number from 0 to 2, got "3"/],
   ])('%j', async (args, message) => {
-    const { code, stderr } = await run([...args, '--port', '0'])
+    const { code, stderr } = await runCli([...args, '--port', '0'])
     expect(code).toBe(2)
     expect(stderr).toMatch(message)
   })
 
   it('names a bad --port', async () => {
-    const { code, stderr } = await run(['--port', 'eighty'])
+    const { code, stderr } = await runCli(['--port', 'eighty'])
     expect(code).toBe(2)
     expect(stderr).toMatch(/--port must be a whole number from 0 to 65535, got "eighty"/)
   })
@@ -181,13 +160,13 @@ describe('bad flags exit 2 naming what is wrong', () => {
     [{ SVC_MOCK_SCENARIOS: 'latncy' }, /^svc-mock: SVC_MOCK_SCENARIOS: Unknown scenario "latncy" \(did you mean "latency"\?\)/],
     [{ SVC_MOCK_SCENARIOS: 'latency:ms=soon' }, /^svc-mock: SVC_MOCK_SCENARIOS: Invalid scenario latency at params\.ms: must be a number, got "soon"/],
   ])('an error in an environment variable names the variable: %j', async (env, message) => {
-    const { code, stderr } = await run([], env)
+    const { code, stderr } = await runCli([], env)
     expect(code).toBe(2)
     expect(stderr).toMatch(message)
   })
 
   it('with --log json, an error is one JSON object on standard error and nothing is on standard output', async () => {
-    const { code, stdout, stderr } = await run(['--log', 'json', '--prot', '1'])
+    const { code, stdout, stderr } = await runCli(['--log', 'json', '--prot', '1'])
     expect(code).toBe(2)
     expect(stdout).toBe('')
     const lines = stderr.trim().split('\n')
@@ -199,7 +178,7 @@ describe('bad flags exit 2 naming what is wrong', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-mock-cli-'))
     const file = join(dir, 'mine.json')
     writeFileSync(file, JSON.stringify({ users: [{ id: 'carol', name: 'Carol', permissions: [{ action: 'read' }] }] }))
-    const { code, stderr } = await run(['--fixtures', file, '--port', '0'])
+    const { code, stderr } = await runCli(['--fixtures', file, '--port', '0'])
     expect(code).toBe(2)
     expect(stderr).toContain(`Invalid fixture ${file} at users[0].permissions[0].resource:`)
   })
@@ -207,7 +186,7 @@ describe('bad flags exit 2 naming what is wrong', () => {
   it('names the scenario file, field and rule', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-mock-cli-'))
     writeFileSync(join(dir, 'slow-token.json'), JSON.stringify({ name: 'slow-token', description: 'Tokens come late.', rules: [{ route: 'auth.token', delay: 'long' }] }))
-    const { code, stderr } = await run(['--scenarios', dir, '--port', '0'])
+    const { code, stderr } = await runCli(['--scenarios', dir, '--port', '0'])
     expect(code).toBe(2)
     expect(stderr).toContain(`Invalid scenario ${join(dir, 'slow-token.json')} at rules[0].delay:`)
   })
@@ -217,7 +196,7 @@ describe('svc-mock refusing a scenario file with a typo', () => {
   it('a rule aimed at a route that does not exist: exit 2, naming the file, the field and the closest route', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-mock-cli-'))
     writeFileSync(join(dir, 'slow-versions.json'), JSON.stringify({ name: 'slow-versions', description: 'Versions come late.', rules: [{ route: 'version.*', delay: 500 }] }))
-    const { code, stderr } = await run(['--scenarios', dir, '--port', '0'])
+    const { code, stderr } = await runCli(['--scenarios', dir, '--port', '0'])
     expect(code).toBe(2)
     expect(stderr).toContain(`Invalid scenario ${join(dir, 'slow-versions.json')} at rules[0].route: "version.*" matches no route (did you mean "versions.*"?`)
   })
@@ -225,7 +204,7 @@ describe('svc-mock refusing a scenario file with a typo', () => {
   it('a field of the wrong type: exit 2, saying the type expected', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-mock-cli-'))
     writeFileSync(join(dir, 'slow-token.json'), JSON.stringify({ name: 'slow-token', description: 'Tokens come late.', rules: [{ route: 'auth.token', delay: 'long' }] }))
-    const { code, stderr } = await run(['--scenarios', dir, '--port', '0'])
+    const { code, stderr } = await runCli(['--scenarios', dir, '--port', '0'])
     expect(code).toBe(2)
     expect(stderr).toContain('at rules[0].delay: expected a number or {"$param": "<parameter name>"}, received string')
   })
@@ -299,7 +278,7 @@ describe('svc-mock serving', () => {
     const address = blocker.address()
     const port = typeof address === 'object' && address ? address.port : 0
     try {
-      const { code, stderr } = await run(['--port', String(port)])
+      const { code, stderr } = await runCli(['--port', String(port)])
       expect(code).toBe(1)
       expect(stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`)
     } finally {
@@ -328,7 +307,7 @@ describe('svc-mock serving', () => {
   })
 
   it('takes its port from SVC_MOCK_PORT, and a flag wins over the variable', async () => {
-    const { code, stderr } = await run([], { SVC_MOCK_PORT: 'not-a-port' })
+    const { code, stderr } = await runCli([], { SVC_MOCK_PORT: 'not-a-port' })
     expect(code).toBe(2)
     expect(stderr).toContain('SVC_MOCK_PORT must be a whole number')
     const server = await start(['--log', 'silent'], { SVC_MOCK_PORT: 'not-a-port' })
@@ -360,7 +339,7 @@ describe("Node's compile cache", () => {
 
 describe('svc-mock scenarios', () => {
   it('lists the catalogue with descriptions and how to switch one on', async () => {
-    const { code, stdout } = await run(['scenarios'])
+    const { code, stdout } = await runCli(['scenarios'])
     expect(code).toBe(0)
     expect(stdout).toMatch(/^latency:ms=1500\n {4}The platform is slow/m)
     expect(stdout).toContain('versions-not-found')
@@ -470,8 +449,7 @@ const probe = (then: string): string =>
 
 describe('svc-mock exec', () => {
   it('runs the command with SVC_MOCK_URL and the three addresses, exits with its code, and leaves nothing running', async () => {
-    const child = spawn(process.execPath, [BIN, 'exec', '--', process.execPath, '-e', probe('process.exit(7)')], { stdio: ['ignore', 'pipe', 'pipe'] })
-    children.add(child)
+    const child = spawnCli(['exec', '--', process.execPath, '-e', probe('process.exit(7)')])
     const out = lines(child)
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)))
     const seen = JSON.parse(await out.next()) as { pid: number; health: string; url: string; auth: string; base: string; webhook: string }
@@ -486,7 +464,7 @@ describe('svc-mock exec', () => {
   })
 
   it('exits 0 when the command succeeds, and takes every flag of the server (--scenario, --log json on standard error)', async () => {
-    const { code, stdout, stderr } = await run([
+    const { code, stdout, stderr } = await runCli([
       'exec',
       '--log',
       'json',
@@ -505,21 +483,20 @@ describe('svc-mock exec', () => {
   })
 
   it('--log silent: the command\'s output only', async () => {
-    const { code, stdout, stderr } = await run(['exec', '--log', 'silent', '--', process.execPath, '-e', 'console.log(typeof process.env.SVC_MOCK_URL)'])
+    const { code, stdout, stderr } = await runCli(['exec', '--log', 'silent', '--', process.execPath, '-e', 'console.log(typeof process.env.SVC_MOCK_URL)'])
     expect(code).toBe(0)
     expect(stdout).toBe('string\n')
     expect(stderr).toBe('')
   })
 
   it('exits 127 naming a command that does not exist', async () => {
-    const { code, stderr } = await run(['exec', '--', 'svc-mock-no-such-command'])
+    const { code, stderr } = await runCli(['exec', '--', 'svc-mock-no-such-command'])
     expect(code).toBe(127)
     expect(stderr).toContain('cannot run svc-mock-no-such-command: command not found')
   })
 
   it('passes SIGTERM on to the command, stops the emulator and exits 128 + 15', async () => {
-    const child = spawn(process.execPath, [BIN, 'exec', '--log', 'silent', '--', process.execPath, '-e', probe('setInterval(() => {}, 1000)')], { stdio: ['ignore', 'pipe', 'pipe'] })
-    children.add(child)
+    const child = spawnCli(['exec', '--log', 'silent', '--', process.execPath, '-e', probe('setInterval(() => {}, 1000)')])
     const out = lines(child)
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)))
     const seen = JSON.parse(await out.next()) as { pid: number; url: string }
@@ -531,8 +508,7 @@ describe('svc-mock exec', () => {
   })
 
   it('runs the command in its own process group: SIGTERM reaches the grandchildren too (sh -c "sleep 31 & wait" leaves no sleep)', async () => {
-    const child = spawn(process.execPath, [BIN, 'exec', '--log', 'silent', '--', 'sh', '-c', 'sleep 31 & echo $!; wait'], { stdio: ['ignore', 'pipe', 'pipe'] })
-    children.add(child)
+    const child = spawnCli(['exec', '--log', 'silent', '--', 'sh', '-c', 'sleep 31 & echo $!; wait'])
     const out = lines(child)
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)))
     const sleep = Number(await out.next())
@@ -547,7 +523,7 @@ describe('svc-mock exec', () => {
   })
 
   it('without the --, says to put it before the command (svc-mock exec node -e …)', async () => {
-    const { code, stderr } = await run(['exec', process.execPath, '-e', 'console.log(1)'])
+    const { code, stderr } = await runCli(['exec', process.execPath, '-e', 'console.log(1)'])
     expect(code).toBe(2)
     expect(stderr).toContain('unknown flag -e')
     expect(stderr).toContain(`put -- before the command: svc-mock exec [options] -- ${process.execPath} -e console.log(1)`)
@@ -556,8 +532,7 @@ describe('svc-mock exec', () => {
   it('when its parent dies without passing a signal on (npx killed), the command and the emulator end too', async () => {
     // The wrapper starts svc-mock exec as npx would, prints svc-mock's pid, and is then killed outright.
     const wrapper = `const { spawn } = require('node:child_process'); const c = spawn(process.execPath, ${JSON.stringify([BIN, 'exec', '--log', 'silent', '--'])}.concat([process.execPath, '-e', ${JSON.stringify(probe('setInterval(() => {}, 1000)'))}]), { stdio: 'inherit' }); console.log(JSON.stringify({ svcMock: c.pid })); setInterval(() => {}, 1000)`
-    const parent = spawn(process.execPath, ['-e', wrapper], { stdio: ['ignore', 'pipe', 'pipe'] })
-    children.add(parent)
+    const parent = track(spawn(process.execPath, ['-e', wrapper], { stdio: ['ignore', 'pipe', 'pipe'] }))
     const out = lines(parent)
     // Standard output closes once every process holding it (wrapper, svc-mock, the command) is gone.
     const closed = new Promise<void>((resolve) => parent.stdout.on('close', () => resolve()))
@@ -587,8 +562,7 @@ describe('started through npm (npx svc-mock)', () => {
   it('stops when npm is killed without passing the signal on, instead of serving on as an orphan', async () => {
     // What npx does: npm starts svc-mock with npm_command in its environment; then npm alone is killed.
     const wrapper = `const { spawn } = require('node:child_process'); const c = spawn(process.execPath, ${JSON.stringify([BIN, '--port', '0', '--log', 'json'])}, { stdio: 'inherit', env: { ...process.env, npm_command: 'exec' } }); console.log(JSON.stringify({ svcMock: c.pid })); setInterval(() => {}, 1000)`
-    const parent = spawn(process.execPath, ['-e', wrapper], { stdio: ['ignore', 'pipe', 'pipe'] })
-    children.add(parent)
+    const parent = track(spawn(process.execPath, ['-e', wrapper], { stdio: ['ignore', 'pipe', 'pipe'] }))
     const out = lines(parent)
     const closed = new Promise<void>((resolve) => parent.stdout.on('close', () => resolve()))
     const events = [JSON.parse(await out.next()), JSON.parse(await out.next())] as Array<{ svcMock?: number; event?: string; url?: string }>
