@@ -5,10 +5,9 @@
  * with zod and a failure names the file, the path inside it and the rule. Records from later
  * documents replace earlier ones with the same key and add the rest.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { join, resolve } from 'node:path'
 import type * as z from 'zod'
 import { FixtureError } from './errors.js'
+import { readJsonPath } from './json-files.js'
 import { NESTING_RULE, nestsDeeperThan } from './nesting.js'
 import { firstProblem } from './validation.js'
 
@@ -51,36 +50,9 @@ export function fixtureDocuments(inputs: readonly FixtureInput[]): FixtureDocume
       out.push({ file: `inline fixtures #${++inline}`, data: input })
       continue
     }
-    const path = resolve(input)
-    let isDir: boolean
-    try {
-      isDir = statSync(path).isDirectory()
-    } catch {
-      throw new FixtureError(input, '', 'does not exist')
-    }
-    const files = isDir
-      ? readdirSync(path)
-          .filter((name) => name.endsWith('.json'))
-          .sort()
-          .map((name) => join(path, name))
-      : [path]
-    for (const file of files) out.push({ file, data: readJson(file) })
+    for (const { file, data } of readJsonPath(input, (file, rule) => new FixtureError(file, '', rule))) out.push({ file, data })
   }
   return out
-}
-
-function readJson(file: string): unknown {
-  let raw: string
-  try {
-    raw = readFileSync(file, 'utf8')
-  } catch {
-    throw new FixtureError(file, '', 'cannot be read')
-  }
-  try {
-    return JSON.parse(raw)
-  } catch (error) {
-    throw new FixtureError(file, '', `is not valid JSON (${error instanceof Error ? error.message : String(error)})`)
-  }
 }
 
 /**

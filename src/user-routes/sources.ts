@@ -3,8 +3,7 @@
  * order; a recording's body files beside them are not route files), a document given in code, or
  * the body of `POST /__svc-mock/routes`. A file's folder is where its `bodyFile`s must live.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { readJsonPath } from '../kernel/json-files.js'
 import { RouteFileError } from './errors.js'
 import type { RoutesDocumentInput } from './schema.js'
 
@@ -29,35 +28,8 @@ export function routeSources(inputs: readonly RoutesInput[], inlineStart = 0): R
       out.push({ name: `inline routes #${++inline}`, dir: undefined, data: input })
       continue
     }
-    const path = resolve(input)
-    let isDir: boolean
-    try {
-      isDir = statSync(path).isDirectory()
-    } catch {
-      throw new RouteFileError(input, '', '', 'does not exist')
-    }
-    if (!isDir) {
-      out.push({ name: path, dir: dirname(path), data: readJson(path) })
-      continue
-    }
-    const files = readdirSync(path)
-      .filter((name) => name.endsWith('.json'))
-      .sort()
-    for (const file of files) out.push({ name: join(path, file), dir: path, data: readJson(join(path, file)) })
+    for (const { file, dir, data } of readJsonPath(input, (file, rule) => new RouteFileError(file, '', '', rule))) out.push({ name: file, dir, data })
   }
   return out
 }
 
-function readJson(file: string): unknown {
-  let raw: string
-  try {
-    raw = readFileSync(file, 'utf8')
-  } catch {
-    throw new RouteFileError(file, '', '', 'cannot be read')
-  }
-  try {
-    return JSON.parse(raw)
-  } catch (error) {
-    throw new RouteFileError(file, '', '', `is not valid JSON (${error instanceof Error ? error.message : String(error)})`)
-  }
-}
