@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url'
 import { type BrowserContext, type Page, chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningServer, startServer } from '../../src/adapters/server.js'
-import { type FoundBrowser, findChromium } from '../support/browser.js'
+import { CHROMIUM_ARGS, type FoundBrowser, findChromium } from '../support/browser.js'
 import { teamOf } from '../support/teams.js'
 
 const found: FoundBrowser = await findChromium()
@@ -31,7 +31,7 @@ describe.skipIf(found.executablePath === undefined)('the dashboard teams bar in 
     context = await chromium.launchPersistentContext(profile, {
       executablePath: found.executablePath,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [...CHROMIUM_ARGS],
       viewport: { width: 1366, height: 900 },
       reducedMotion: 'reduce',
     })

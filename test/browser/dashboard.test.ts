@@ -26,7 +26,7 @@ import { type BrowserContext, type Download, type Locator, type Page, chromium }
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningServer, startServer } from '../../src/adapters/server.js'
 import { ScenarioFileSchema } from '../../src/kernel/scenarios/schema.js'
-import { type FoundBrowser, findChromium, onPath } from '../support/browser.js'
+import { CHROMIUM_ARGS, type FoundBrowser, findChromium, onPath } from '../support/browser.js'
 import { parseHar } from '../support/har.js'
 import { SEED_ELEMENT, VERSIONS } from '../support/harness.js'
 import { basic } from '../support/oauth.js'
@@ -139,7 +139,7 @@ describe.skipIf(found.executablePath === undefined)('the dashboard in a real bro
     context = await chromium.launchPersistentContext(profile, {
       executablePath: found.executablePath,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [...CHROMIUM_ARGS],
       viewport: { width: 1366, height: 900 },
       colorScheme: 'light',
       reducedMotion: 'reduce',

@@ -12,6 +12,9 @@ import { delimiter, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 
+/** The flags the browser tests start Chromium with: headless in a container, no network of its own. */
+export const CHROMIUM_ARGS: readonly string[] = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+
 export type FoundBrowser = { executablePath: string; from: string } | { executablePath: undefined; missing: string }
 
 const run = promisify(execFile)
