@@ -24,6 +24,7 @@ import {
   request,
   sameBytes,
   startBare,
+  startBareWebhook,
   startBareToken,
   startOauth2MockServer,
   startOauth2MockServerCli,
@@ -340,6 +341,7 @@ await section('webhook', async () => {
     { label: 'svc-mock', start: () => startSvcMock() },
     { label: 'bare node:http', start: () => startBare(bareRoutes) },
     { label: 'WireMock', start: () => startWiremock(peers.wiremock), unavailable: peerErrors.wiremock, jvm: true },
+    { label: 'bare receiver', start: () => startBareWebhook(bareRoutes) },
   ].map((s) => ({ ...s, request: webhookRequest, check: bodyCheck(reference.webhook) }))
   const servers = await startAll(specs)
   try {
@@ -482,6 +484,12 @@ function buildRows() {
   } else if (only.includes('versions')) notRun(5, 'versions GET', failed('versions'))
   if (sec.webhook && !failed('webhook')) {
     socketRows(6, 'webhook POST', sec.webhook.results, BARS.webhookVsBare, [['WireMock', BARS.webhookVsWiremock, `≥ ${BARS.webhookVsWiremock}×`]])
+    // For information: a receiver written by hand for this one call (parse, check, keep a record).
+    const [svc] = sec.webhook.results
+    const receiver = sec.webhook.results.find((p) => p.label === 'bare receiver')
+    if (svc && receiver) {
+      row(6, 'webhook POST req/s vs a bare receiver doing the work by hand', `${fmt(svc.rps, 0)}/s`, `receiver ${fmt(receiver.rps, 0)}/s (parses, checks orderId, keeps 10,000 records)`, x(roundRatio(svc, receiver)))
+    }
   } else if (only.includes('webhook')) notRun(6, 'webhook POST', failed('webhook'))
   // 7
   if (sec.token && !failed('token')) {

@@ -144,6 +144,12 @@ export function startBare(routesFile, { ready = { path: VERSIONS_PATH, headers: 
   return startServer({ name: 'bare node:http', command: process.execPath, args: [join(ROOT, 'bench/servers/bare-routes.js'), routesFile], ready })
 }
 
+/** Row 6, for information (bench/servers/bare-webhook.js): a receiver that does the webhook's work by hand for the bench's one call. */
+export function startBareWebhook(routesFile) {
+  const ready = { path: WEBHOOK_PATH, method: 'POST', headers: WEBHOOK_HEADERS, body: WEBHOOK_BODY }
+  return startServer({ name: 'bare webhook receiver', command: process.execPath, args: [join(ROOT, 'bench/servers/bare-webhook.js'), routesFile], ready })
+}
+
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'date'])
 const endToEnd = (headers) => Object.fromEntries(Object.entries(headers).filter(([k]) => !HOP_BY_HOP.has(k)))
 
