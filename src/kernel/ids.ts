@@ -3,6 +3,19 @@
  * same seed gives the same ids in the same order, and `reset()` starts the sequence again.
  */
 
+/** mulberry32, a fast 32-bit generator with a good spread, plenty for test data: the state after `state`. */
+export function mulberry32Step(state: number): number {
+  return (state + 0x6d2b79f5) >>> 0
+}
+
+/** mulberry32's 32-bit value for a state `mulberry32Step()` gave. */
+export function mulberry32Value(state: number): number {
+  let t = state
+  t = Math.imul(t ^ (t >>> 15), t | 1)
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+  return (t ^ (t >>> 14)) >>> 0
+}
+
 export class SeededIds {
   readonly #seed: number
   #state: number
@@ -22,13 +35,10 @@ export class SeededIds {
     this.#state = this.#seed
   }
 
-  /** mulberry32: a fast 32-bit generator with a good spread, plenty for test data. */
+  /** The next 32-bit value (mulberry32). */
   next(): number {
-    this.#state = (this.#state + 0x6d2b79f5) >>> 0
-    let t = this.#state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return (t ^ (t >>> 14)) >>> 0
+    this.#state = mulberry32Step(this.#state)
+    return mulberry32Value(this.#state)
   }
 
   /**

@@ -5,6 +5,7 @@
  * before it, and making one element never costs making the others.
  */
 import type { Randomizer } from '@faker-js/faker'
+import { mulberry32Step, mulberry32Value } from '../kernel/ids.js'
 
 /** A 32-bit hash of a list of 32-bit words (murmur3's finalizer over each word in turn). */
 export function hashWords(words: readonly number[]): number {
@@ -43,10 +44,7 @@ export class ElementStream implements Randomizer {
 
   /** The next 32-bit value (mulberry32). */
   draw(): number {
-    this.#state = (this.#state + 0x6d2b79f5) >>> 0
-    let t = this.#state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return (t ^ (t >>> 14)) >>> 0
+    this.#state = mulberry32Step(this.#state)
+    return mulberry32Value(this.#state)
   }
 }
