@@ -38,6 +38,15 @@ const APP_KEY: [string, string] = ['authorization', 'AppKey svcmock-app-key']
 const JSON_TYPE: [string, string] = ['content-type', 'application/json']
 
 /** The user's part of the emulator: what a refused request must leave as it was. */
+/** Sends `wire` to a fresh emulator, expects it answered, and fails if a refused request (4xx, 5xx) changed what is yours. */
+async function sendStoringNothingRefused(h: Harness, wire: Wire): Promise<void> {
+  await fresh(h)
+  const before = yours(h)
+  const outcome = await send(h, wire)
+  expectAnswered(h, wire, outcome)
+  if (outcome.status >= 400 && yours(h) !== before) throw new OracleFailure(`STORED FROM A REFUSED REQUEST: ${describeOutcome(outcome)}\n  request: ${describeWire(h, wire)}`, `STORED FROM A REFUSED ${wire.method}`)
+}
+
 function yours(h: Harness): string {
   return JSON.stringify({ routes: h.emu.userRoutes.list(), records: h.emu.resources.list().map((r) => [r.name, h.emu.resources.get(r.name).list()]) })
 }
@@ -229,11 +238,7 @@ contract(
     const controls = runs(40, 0.5)
     it(`answers ${controls} generated resource control requests without a 5xx, storing nothing it refuses`, { timeout: timeoutFor(controls) }, async () => {
       await fuzz(`/__svc-mock/resources [${h.kind}]`, controls, resourceWire, async (wire) => {
-        await fresh(h)
-        const before = yours(h)
-        const outcome = await send(h, wire)
-        expectAnswered(h, wire, outcome)
-        if (outcome.status >= 400 && yours(h) !== before) throw new OracleFailure(`STORED FROM A REFUSED REQUEST: ${describeOutcome(outcome)}\n  request: ${describeWire(h, wire)}`, `STORED FROM A REFUSED ${wire.method}`)
+        await sendStoringNothingRefused(h, wire)
         await fresh(h)
         if (yours(h) !== JSON.stringify({ routes: h.emu.userRoutes.list(), records: [['pools', [{ id: 'p-1', name: 'SAP ECC' }, { id: 2, name: 'Salesforce' }]]] })) {
           throw new OracleFailure(`RESET DID NOT RESTORE THE RECORDS\n  after: ${describeWire(h, wire)}`, 'RESET DID NOT RESTORE')
@@ -244,11 +249,7 @@ contract(
     const calls = runs(60)
     it(`answers ${calls} generated calls to a route and a resource of yours without a 5xx, storing nothing it refuses`, { timeout: timeoutFor(calls) }, async () => {
       await fuzz(`your route [${h.kind}]`, calls, routeWire, async (wire) => {
-        await fresh(h)
-        const before = yours(h)
-        const outcome = await send(h, wire)
-        expectAnswered(h, wire, outcome)
-        if (outcome.status >= 400 && yours(h) !== before) throw new OracleFailure(`STORED FROM A REFUSED REQUEST: ${describeOutcome(outcome)}\n  request: ${describeWire(h, wire)}`, `STORED FROM A REFUSED ${wire.method}`)
+        await sendStoringNothingRefused(h, wire)
         await fresh(h)
         await expectHealthy(h, describeWire(h, wire))
       })
