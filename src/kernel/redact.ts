@@ -63,13 +63,26 @@ export class Redactor {
     return `${url.pathname}${redacted === undefined ? url.search : `?${redacted}`}`
   }
 
-  /** A copy of a parsed body (form fields, JSON) with secret fields redacted, to any depth. */
+  /**
+   * A copy of a body as a route understood it (form fields, JSON, a webhook's bundle), to show:
+   * secret fields redacted to any depth, a credential header given as a `{name, value}` entry (a
+   * bundle's `__IMTHEADERS__`) redacted as the header would be, and bytes (a file) shown as their
+   * size.
+   */
   value(value: unknown, depth = 0): unknown {
     if (depth > MAX_DEPTH) return REDACTED
+    if (ArrayBuffer.isView(value)) return `[${value.byteLength} bytes]`
     if (Array.isArray(value)) return value.map((item) => this.value(item, depth + 1))
-    if (typeof value === 'object' && value !== null && !ArrayBuffer.isView(value)) {
+    if (typeof value === 'object' && value !== null) {
+      const entry = value as { name?: unknown; value?: unknown }
+      const secretHeader = typeof entry.name === 'string' && typeof entry.value === 'string' && this.isSecretHeader(entry.name)
       const out: Record<string, unknown> = {}
-      for (const [key, item] of Object.entries(value)) out[key] = this.isSecretKey(key) ? REDACTED : this.value(item, depth + 1)
+      for (const [key, item] of Object.entries(value)) {
+        const shown = this.isSecretKey(key) || (secretHeader && key === 'value') ? REDACTED : this.value(item, depth + 1)
+        // A member named `__proto__` (JSON.parse makes it an own member) stays a member.
+        if (key === '__proto__') Object.defineProperty(out, key, { value: shown, enumerable: true, writable: true, configurable: true })
+        else out[key] = shown
+      }
       return out
     }
     return value

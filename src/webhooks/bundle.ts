@@ -5,12 +5,11 @@
  * unparsed); the other options add the
  * request headers (`__IMTHEADERS__`) and the method (`__IMTMETHOD__`). The headers are those of
  * the call the flow receives: the gateway's mark `x-service-authenticated: true` on a call it
- * authenticated, without the `Authorization` it consumed, and never a caller's own mark. Also the
- * journal's summary of a bundle (file bytes counted, credentials redacted).
+ * authenticated, without the `Authorization` it consumed, and never a caller's own mark. The
+ * journal shows a bundle through the redactor (file bytes counted, credentials redacted).
  */
 import { SCENARIO_HEADER } from '../kernel/constants.js'
-import { REDACTED } from '../kernel/redact.js'
-import type { Bundle, FileValue, WebhookOptions } from './model.js'
+import type { Bundle, WebhookOptions } from './model.js'
 import type { Payload } from './payload.js'
 import type { Pair } from './urlencoded.js'
 import { AUTHENTICATED_HEADER } from './wire.js'
@@ -85,34 +84,6 @@ function requestHeaders(headers: Headers, authenticated: boolean): Array<{ name:
   if (authenticated) {
     const at = out.findIndex((entry) => entry.name > AUTHENTICATED_HEADER)
     out.splice(at === -1 ? out.length : at, 0, { name: AUTHENTICATED_HEADER, value: 'true' })
-  }
-  return out
-}
-
-function isFile(value: unknown): value is FileValue {
-  return typeof value === 'object' && value !== null && Buffer.isBuffer((value as { data?: unknown }).data)
-}
-
-/** For the journal: file bytes become their size, credentials in `__IMTHEADERS__` are redacted. */
-export function summarizeBundle(bundle: Bundle): unknown {
-  const summarize = (value: unknown): unknown => {
-    if (Buffer.isBuffer(value) || value instanceof Uint8Array) return `[${value.byteLength} bytes]`
-    if (isFile(value)) return { name: value.name, mime: value.mime, data: `[${value.data.byteLength} bytes]` }
-    if (Array.isArray(value)) return value.map(summarize)
-    if (typeof value === 'object' && value !== null) {
-      const out: Record<string, unknown> = {}
-      const members = value as Record<string, unknown>
-      for (const name of Object.keys(members)) define(out, name, summarize(members[name]))
-      return out
-    }
-    return value
-  }
-  const out = summarize(bundle) as Record<string, unknown>
-  const headers = out[HEADERS_FIELD]
-  if (Array.isArray(headers)) {
-    out[HEADERS_FIELD] = headers.map((h: { name: string; value: string }) =>
-      /authorization|cookie/.test(h.name) ? { name: h.name, value: REDACTED } : h,
-    )
   }
   return out
 }

@@ -12,7 +12,7 @@ import type { Clock } from '../kernel/clock.js'
 import type { Reply } from '../kernel/reply.js'
 import type { RequestContext } from '../kernel/route.js'
 import { readSection } from '../kernel/settings.js'
-import { buildBundle, summarizeBundle } from './bundle.js'
+import { buildBundle } from './bundle.js'
 import {
   AUTHENTICATED_HEADER,
   CALL_METHODS,
@@ -54,7 +54,8 @@ export async function receive(ctx: RequestContext, deps: IntakeDeps): Promise<Re
   const payload = await readPayload(ctx, webhook.options.jsonPassThrough)
   const query = parseUrlencoded(ctx.url.search.slice(1), undefined, 'The query string')
   let bundle = buildBundle({ method, headers: ctx.headers, query, payload, options: webhook.options, authenticated: webhook.secured })
-  ctx.journalBody = summarizeBundle(bundle)
+  // The journal shows the bundle as the redactor renders it when read (files as their size).
+  ctx.journalBody = bundle
 
   // Read again: the webhook may have learnt its structure, or gone, while the body streamed in.
   let current = deps.store.get(id)

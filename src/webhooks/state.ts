@@ -5,7 +5,6 @@
  * redacted).
  */
 import type { Redactor } from '../kernel/redact.js'
-import { summarizeBundle } from './bundle.js'
 import type { Execution } from './executions.js'
 import type { FlowConfig } from './model.js'
 import type { WebhookView } from './service.js'
@@ -48,7 +47,7 @@ export function webhookState(view: WebhookView, effective: WebhookEffect, runs: 
       recent: runs
         .slice(-RECENT_EXECUTIONS)
         .reverse()
-        .map((run) => ({ ...run, bundle: redact.value(summarizeBundle(run.bundle)) })),
+        .map((run) => ({ ...run, bundle: redact.value(run.bundle) })),
     },
   }
 }

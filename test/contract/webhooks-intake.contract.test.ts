@@ -131,6 +131,30 @@ contract('webhooks: options', (h) => {
     expect(headers.some((e) => e.name.startsWith('x-svc-mock'))).toBe(false)
   })
 
+  it('the journal shows a bundle\'s credential headers redacted, while the flow receives them as sent', async () => {
+    const id = await create({ requestHeaders: true })
+    await call(h, `/hooks/${id}`, { headers: { authorization: 'Bearer flow-secret', cookie: 'session=s3cret', 'x-order-source': 'shop' } })
+    const sent = (await received(h, id)).__IMTHEADERS__ as Array<{ name: string; value: string }>
+    expect(sent).toContainEqual({ name: 'authorization', value: 'Bearer flow-secret' })
+    const [entry] = h.emu.journal.list({ route: 'webhooks.receive' })
+    const shown = (entry?.request.body as { __IMTHEADERS__: Array<{ name: string; value: string }> }).__IMTHEADERS__
+    expect(shown).toContainEqual({ name: 'authorization', value: '[redacted]' })
+    expect(shown).toContainEqual({ name: 'cookie', value: '[redacted]' })
+    expect(shown).toContainEqual({ name: 'x-order-source', value: 'shop' })
+    expect(JSON.stringify(entry)).not.toContain('s3cret')
+  })
+
+  it('the journal shows a JSON member named __proto__ as a member, as the flow receives it', async () => {
+    const id = await create({})
+    const answer = await call(h, `/hooks/${id}`, { method: 'POST', body: '{"__proto__":{"polluted":true},"orderId":"A"}', headers: { 'content-type': 'application/json' } })
+    expect(answer.status).toBe(200)
+    const [entry] = h.emu.journal.list({ route: 'webhooks.receive' })
+    const body = entry?.request.body as Record<string, unknown>
+    expect(Object.hasOwn(body, '__proto__')).toBe(true)
+    expect(Object.getPrototypeOf(body)).toBe(Object.prototype)
+    expect(JSON.parse(JSON.stringify(body))).toEqual(JSON.parse('{"__proto__":{"polluted":true},"orderId":"A"}'))
+  })
+
   it('Get request method adds __IMTMETHOD__', async () => {
     const id = await create({ requestMethod: true })
     await call(h, `/hooks/${id}`, { method: 'PATCH', body: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
