@@ -5,6 +5,7 @@
  */
 import type { Clock, Task } from './clock.js'
 import { HeaderFields } from './headers.js'
+import { type Reply, headersOf } from './reply.js'
 import type { IncomingRequest } from './request.js'
 import type { RequestContext, Transport } from './route.js'
 import type { ScenarioDecision } from './scenarios/decide.js'
@@ -77,13 +78,17 @@ export class DispatchContext implements RequestContext {
 }
 
 /**
- * Adds the headers a route set on its context to its reply, except the names the reply sets itself
- * (the reply's word wins). Every value of a name goes (two Set-Cookie stay two). The context's
- * fields are read as they were added: `forEach` would build a sorted view for each request.
+ * The reply with the headers a route set on its context, except the names the reply sets itself
+ * (the reply's word wins). Every value of a name goes (two Set-Cookie stay two). On a copy of the
+ * reply's headers, in their order: a reply is a value a route may answer more than once. The
+ * context's fields are read as they were added: `forEach` would build a sorted view for each request.
  */
-export function addMissing(target: Headers, added: HeaderFields): void {
+export function withAddedHeaders(reply: Reply, added: HeaderFields): Reply {
   const fields = added.fields()
   const missing: number[] = []
-  for (let i = 0; i < fields.length; i += 2) if (!target.has(fields[i] as string)) missing.push(i)
-  for (const i of missing) target.append(fields[i] as string, fields[i + 1] as string)
+  for (let i = 0; i < fields.length; i += 2) if (!reply.headers.has(fields[i] as string)) missing.push(i)
+  if (missing.length === 0) return reply
+  const headers = reply.headers instanceof HeaderFields ? HeaderFields.fromRaw(reply.headers.fields()) : headersOf(reply.headers)
+  for (const i of missing) headers.append(fields[i] as string, fields[i + 1] as string)
+  return { ...reply, headers }
 }

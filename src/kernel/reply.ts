@@ -3,7 +3,9 @@
  * translates on its own terms. The node:http adapter writes its bytes straight to the socket, msw
  * and `emu.handle()` turn it into a Fetch `Response` (`toFetchResponse`). A fault is a reply too:
  * the transport fails on purpose instead of answering (`network-error`, `empty-reply`), or cuts the
- * body short (`cut-body`). No side channel: everything a transport needs is in the value.
+ * body short (`cut-body`). No side channel: everything a transport needs is in the value. Nothing
+ * changes a reply once a route has answered it (the pipeline adds headers on a copy), so a route
+ * may answer the same one every time.
  */
 
 import { HeaderFields, isHeaderName } from './headers.js'

@@ -9,7 +9,7 @@
  */
 import type { Clock, Task } from './clock.js'
 import { DEFAULT_BODY_LIMIT, SCENARIO_HEADER } from './constants.js'
-import { DispatchContext, addMissing } from './dispatch-context.js'
+import { DispatchContext, withAddedHeaders } from './dispatch-context.js'
 import { HttpError, PayloadTooLargeError, UnknownScenarioError } from './errors.js'
 import type { Journal, Transport } from './journal.js'
 import type { Logger } from './logger.js'
@@ -135,7 +135,7 @@ export class Pipeline {
       reply = this.#renderError(definition, ctx, error)
     }
     const added = ctx.addedHeaders
-    if (reply.fault === undefined && added !== undefined) addMissing(reply.headers, added)
+    if (reply.fault === undefined && added !== undefined) reply = withAddedHeaders(reply, added)
     if (decision.scenarios.length > 0 && !isNetworkFault(reply)) reply = namingScenarios(reply, decision.scenarios)
     if (decision.usedUp.length > 0) scenarios.announce(decision.usedUp)
     return this.#finish(reply, { request, transport, routeId: definition.id, receivedAt, scenarios: decision.scenarios, ctx, definition })

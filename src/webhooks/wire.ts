@@ -62,8 +62,11 @@ export function validationFailed(problems: readonly string[]): WebhookError {
   return new WebhookError('invalid', 400, `Validation failed for ${problems.length} parameter(s). ${problems.join(' ')}`)
 }
 
+/** One reply for every accepted call: a reply is a value, never changed once made. */
+const ACCEPTED = text(ACCEPTED_TEXT, { status: 200 })
+
 export function accepted(): Reply {
-  return text(ACCEPTED_TEXT, { status: 200 })
+  return ACCEPTED
 }
 
 /** The webhook-response step's answer: its status, its headers, its body (JSON unless text). */

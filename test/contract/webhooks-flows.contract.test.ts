@@ -275,6 +275,16 @@ contract('webhooks: secured for public use', (h) => {
     expect(answer.headers.get('x-service-authenticated')).toBeNull()
   })
 
+  it('the mark on an authenticated answer never carries over to the next answer of a webhook that is not secured', async () => {
+    const marked = await call(h, '/hooks/secured?a=1', { headers: { authorization: 'AppKey svcmock-app-key' } })
+    expect(marked.headers.get('x-service-authenticated')).toBe('true')
+    const plain = await call(h, '/hooks/orders?orderId=1')
+    expect([plain.status, plain.text]).toEqual([200, 'Accepted'])
+    expect(plain.headers.get('x-service-authenticated')).toBeNull()
+    const [, journaled] = h.emu.journal.list({ route: 'webhooks.receive' })
+    expect(journaled?.response.headers['x-service-authenticated']).toBeUndefined()
+  })
+
   it('never writes the credential to the journal', async () => {
     await call(h, '/hooks/secured', { headers: { authorization: 'AppKey svcmock-app-key' } })
     expect(JSON.stringify(h.emu.journal.list())).not.toContain('svcmock-app-key')
