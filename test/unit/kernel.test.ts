@@ -177,13 +177,14 @@ describe('redaction', () => {
     })
   })
 
-  it('shows any body without a credential header value in it, bytes as their size, and every member (__proto__ included) as a member', () => {
+  it('shows any body without a secret field or credential header value in it, bytes as their size, and every member (__proto__ included) as a member', () => {
     const secretHeader = fc.constantFrom('authorization', 'Authorization', 'cookie', 'set-cookie', 'proxy-authorization', 'x-api-key')
     const leaf = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes)))
     const headerEntry = fc.record({ name: fc.oneof(secretHeader, fc.constantFrom('accept', 'x-order-source')), value: fc.string() })
     const { body } = fc.letrec((tie) => ({
-      body: fc.oneof({ depthSize: 'small' }, leaf, headerEntry, fc.array(tie('body'), { maxLength: 4 }), fc.dictionary(fc.oneof(fc.string(), fc.constant('__proto__')), tie('body'), { maxKeys: 4 })),
+      body: fc.oneof({ depthSize: 'small' }, leaf, headerEntry, fc.array(tie('body'), { maxLength: 4 }), fc.dictionary(fc.oneof(fc.string(), fc.constantFrom('__proto__', 'client_secret', 'Password', 'name', 'value')), tie('body'), { maxKeys: 4 })),
     }))
+    const secretKeys = redactor()
     fc.assert(
       fc.property(body, (value) => {
         const shown = redactValue(value)
@@ -197,7 +198,7 @@ describe('redaction', () => {
           const entry = original as { name?: unknown; value?: unknown }
           const credential = typeof entry.name === 'string' && typeof entry.value === 'string' && /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key)$/i.test(entry.name)
           for (const key of Object.keys(original)) {
-            if (credential && key === 'value') expect(out[key]).toBe('[redacted]')
+            if (secretKeys.isSecretKey(key) || (credential && key === 'value')) expect(out[key]).toBe('[redacted]')
             else walk((original as Record<string, unknown>)[key], out[key])
           }
         }
