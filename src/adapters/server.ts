@@ -18,7 +18,7 @@ import { DEFAULT_HOST, DEFAULT_MAX_TEAMS, DEFAULT_PORT, MAIN_TEAM, REQUEST_TIMEO
 import { withFetch } from './fetch.js'
 import { clientErrorListener } from './client-error.js'
 import { type RequestListener, connectListener, requestListener } from './node-http.js'
-import { type Launch, TeamRegistry, type TeamsApi } from './teams.js'
+import { type Launch, TeamRegistry, type TeamsApi, platformTeamRecord } from './teams.js'
 import type { ServerTls, TlsCertificate } from '../tls/index.js'
 
 export { DEFAULT_HOST, DEFAULT_PORT }
@@ -99,7 +99,8 @@ export async function startServer<Custom extends string = never>(options: Server
   const origin = options.publicUrl ?? listening.url
   // A team is the run's emulator at an origin of its own, with its own fixtures, seed and scenarios after the run's.
   const launch: Launch = async (name, input) => {
-    const teamRun = withFixtures(run, input.fixtures === undefined ? [] : [input.fixtures].flat(), 'fixtures')
+    const named = withFixtures(run, [platformTeamRecord(name)], `the platform team of "${name}"`)
+    const teamRun = withFixtures(named, input.fixtures === undefined ? [] : [input.fixtures].flat(), 'fixtures')
     const opened = await listen(input.port ?? 0, host, requestTimeout, tls).catch((error: unknown) => {
       throw new TeamPortError(`The team's port ${input.port ?? 0} on ${host} could not be opened: ${reasonOf(error)}.`, 'port')
     })

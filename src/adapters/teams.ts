@@ -6,7 +6,7 @@
  * the `TeamHost` the control plane drives and, through `server.teams`, the same from code.
  */
 import { ServerClosingError, TeamBody, TeamDeletedError, type TeamHost, type TeamInfo, type TeamInput, TooManyTeamsError } from '../control/index.js'
-import type { Emulator } from '../emulator-api.js'
+import type { Emulator, InlineFixtures } from '../emulator-api.js'
 import { ConfigError, ConflictError, FixtureError, type HttpError, InvalidInputError, NotFoundError, ScenarioError, UnknownScenarioError } from '../kernel/errors.js'
 import { parseBody } from '../kernel/validation.js'
 
@@ -131,6 +131,16 @@ export class TeamRegistry implements TeamsApi {
       if (this.get(name) === undefined && !this.#making.has(name)) return name
     }
   }
+}
+
+/**
+ * The platform's team record of an emulator team, as a fixture document: the team's name as the
+ * record's id and name, its domain left to default to the host of the team's URL. It applies
+ * after the run's fixtures, whose record names the main team, and before the team's own, which
+ * may name another.
+ */
+export function platformTeamRecord(teamName: string): InlineFixtures {
+  return { team: { id: teamName, name: teamName } }
 }
 
 function infoOf(team: RunningTeam): TeamInfo {
