@@ -10,7 +10,7 @@ import type { AuthorizePageError, AuthorizeRedirectError, ApiAccessError, OAuthE
 import type { MswMissingError } from './adapters/msw-compat.js'
 import type { PortInUseError } from './adapters/server.js'
 import type { LocalCaError } from './tls/index.js'
-import type { ForeignOriginError, MisdirectedRequestError, NotJsonError, TeamPortError, TeamsUnavailableError, TooManyTeamsError } from './control/index.js'
+import type { ForeignOriginError, MisdirectedRequestError, NotJsonError, ServerClosingError, TeamDeletedError, TeamPortError, TeamsUnavailableError, TooManyTeamsError } from './control/index.js'
 import type { KernelError } from './kernel/errors.js'
 import type { VersionsError } from './versions/index.js'
 import type { ExecutionTimeoutError, WebhookError } from './webhooks/index.js'
@@ -65,7 +65,7 @@ export {
 } from './kernel/errors.js'
 export { PortInUseError } from './adapters/server.js'
 export { LocalCaError } from './tls/index.js'
-export { ForeignOriginError, MisdirectedRequestError, NotJsonError, TeamPortError, TeamsUnavailableError, TooManyTeamsError, type TeamInfo } from './control/index.js'
+export { ForeignOriginError, MisdirectedRequestError, NotJsonError, ServerClosingError, TeamDeletedError, TeamPortError, TeamsUnavailableError, TooManyTeamsError, type TeamInfo } from './control/index.js'
 export {
   ApiAccessError,
   AuthorizePageError,
@@ -180,6 +180,8 @@ export type AnySvcMockError =
   | TeamsUnavailableError
   | TooManyTeamsError
   | TeamPortError
+  | TeamDeletedError
+  | ServerClosingError
   | ApiAccessError
   | RateLimitError
   | OAuthError

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { VERSION } from '../src/version.js'
-import { APP_KEY, VERSIONS } from './support/harness.js'
+import { ALICE_KEY, APP_KEY, VERSIONS } from './support/harness.js'
 import { BIN, killStarted, runCli, spawnCli, track } from './support/cli.js'
 
 
@@ -592,6 +592,21 @@ describe('--teams N', () => {
     for (const team of listening.teams) await expect(fetch(`${team.url}/__svc-mock/health`)).rejects.toThrow()
     const requests = server.stdout().trim().split('\n').map((line) => JSON.parse(line) as { event: string; route?: string; team?: string })
     expect(requests.filter((e) => e.route === 'versions.list').map((e) => e.team ?? 'main')).toEqual(['main', 'team-1', 'team-2'])
+  })
+
+  it("each team made with --teams 2 is its own team on the platform's routes: /api/cloud/team, /api/team and /api/cloud name team-N at its host", async () => {
+    const server = await start(['--teams', '2', '--log', 'json'])
+    const listening = JSON.parse(server.stdout().split('\n')[0] ?? '{}') as { teams: Array<{ name: string; url: string }> }
+    const named = async (url: string): Promise<unknown[]> => {
+      const cloudTeam = (await (await fetch(`${url}/api/cloud/team`, { headers: APP_KEY })).json()) as Record<string, unknown>
+      const team = (await (await fetch(`${url}/api/team`, { headers: APP_KEY })).json()) as Record<string, unknown>
+      const cloud = (await (await fetch(`${url}/api/cloud`, { headers: ALICE_KEY })).json()) as Record<string, unknown>
+      return [cloudTeam.id, cloudTeam.name, cloudTeam.domain, team.id, team.name, team.domain, cloud.teamId, cloud.teamName, cloud.teamDomain]
+    }
+    const [main, one, two] = await Promise.all(listening.teams.map((t) => named(t.url)))
+    expect(main).toEqual(['acme', 'Acme', '127.0.0.1', 'acme', 'Acme', '127.0.0.1', 'acme', 'Acme', '127.0.0.1'])
+    expect(one).toEqual(['team-1', 'team-1', '127.0.0.1', 'team-1', 'team-1', '127.0.0.1', 'team-1', 'team-1', '127.0.0.1'])
+    expect(two).toEqual(['team-2', 'team-2', '127.0.0.1', 'team-2', 'team-2', '127.0.0.1', 'team-2', 'team-2', '127.0.0.1'])
   })
 
   it('SVC_MOCK_TEAMS does the same; the banner lists each team with its address and dashboard, and its request lines name it', async () => {

@@ -8,17 +8,17 @@
  */
 import { type Server, type ServerOptions as HttpServerOptions, createServer } from 'node:http'
 import type { Socket } from 'node:net'
-import { TeamPortError } from '../control/index.js'
+import { ServerClosingError, TeamPortError } from '../control/index.js'
 import type { Emulator, EmulatorCore, EmulatorOptions } from '../emulator-api.js'
 import { buildEmulator } from '../emulator.js'
-import { ConfigError, SvcMockError } from '../kernel/errors.js'
+import { ConfigError, type HttpError, SvcMockError } from '../kernel/errors.js'
 import { type Logger, createLogger } from '../kernel/logger.js'
 import { readRunInputs, withFixtures } from '../run-inputs.js'
 import { DEFAULT_HOST, DEFAULT_MAX_TEAMS, DEFAULT_PORT, MAIN_TEAM, REQUEST_TIMEOUT_MS } from './constants.js'
 import { withFetch } from './fetch.js'
 import { clientErrorListener } from './client-error.js'
 import { type RequestListener, connectListener, requestListener } from './node-http.js'
-import { type Launch, TeamRegistry, type TeamsApi } from './teams.js'
+import { type Launch, TeamRegistry, type TeamsApi, platformTeamRecord } from './teams.js'
 import type { ServerTls, TlsCertificate } from '../tls/index.js'
 
 export { DEFAULT_HOST, DEFAULT_PORT }
@@ -60,7 +60,10 @@ export interface RunningServer<Custom extends string = never> {
   readonly emulator: Emulator<Custom>
   /** The main team and the others, made at start (`teams`) or since (`POST /__svc-mock/teams`). */
   readonly teams: TeamsApi
-  /** Closes every team, stops accepting connections, lets requests in flight finish (up to 2 s), then closes. */
+  /**
+   * Closes every team, stops accepting connections, answers long polls (`journal/wait`) 503
+   * `{"error": "server closing"}`, lets requests in flight finish (up to 2 s), then closes.
+   */
   close(): Promise<void>
 }
 
@@ -96,7 +99,8 @@ export async function startServer<Custom extends string = never>(options: Server
   const origin = options.publicUrl ?? listening.url
   // A team is the run's emulator at an origin of its own, with its own fixtures, seed and scenarios after the run's.
   const launch: Launch = async (name, input) => {
-    const teamRun = withFixtures(run, input.fixtures === undefined ? [] : [input.fixtures].flat(), 'fixtures')
+    const named = withFixtures(run, [platformTeamRecord(name)], `the platform team of "${name}"`)
+    const teamRun = withFixtures(named, input.fixtures === undefined ? [] : [input.fixtures].flat(), 'fixtures')
     const opened = await listen(input.port ?? 0, host, requestTimeout, tls).catch((error: unknown) => {
       throw new TeamPortError(`The team's port ${input.port ?? 0} on ${host} could not be opened: ${reasonOf(error)}.`, 'port')
     })
@@ -112,9 +116,9 @@ export async function startServer<Custom extends string = never>(options: Server
       }
       const team = withFetch(await buildEmulator(teamOptions, { run: teamRun, teams: teams.host() }))
       opened.serve(team)
-      return { team: { name, url: opened.url, port: opened.port, main: false, seed: teamSeed, dashboard: `${opened.url}/__svc-mock/`, emulator: team }, close: () => opened.close() }
+      return { team: { name, url: opened.url, port: opened.port, main: false, seed: teamSeed, dashboard: `${opened.url}/__svc-mock/`, emulator: team }, close: (reason) => opened.close(reason) }
     } catch (error) {
-      await opened.close()
+      await opened.close(new ServerClosingError())
       throw error
     }
   }
@@ -123,7 +127,7 @@ export async function startServer<Custom extends string = never>(options: Server
   try {
     emulator = withFetch(await buildEmulator({ ...options, origin, log: logger }, { run, teams: teams.host() }))
   } catch (error) {
-    await listening.close()
+    await listening.close(new ServerClosingError())
     throw error
   }
   const base = emulator.urls.base
@@ -132,7 +136,7 @@ export async function startServer<Custom extends string = never>(options: Server
 
   let closing: Promise<void> | undefined
   const close = (): Promise<void> => {
-    closing ??= teams.closeAll().then(() => listening.close())
+    closing ??= teams.closeAll().then(() => listening.close(new ServerClosingError()))
     return closing
   }
   try {
@@ -152,10 +156,10 @@ interface Listening {
   /** Answers with this emulator from now on (requests that arrived before wait for it). */
   serve(emulator: EmulatorCore): void
   /**
-   * Stops taking connections at once; resolves once the requests in flight are answered (their
-   * connections forced shut after 2 s) and the emulator is closed.
+   * Stops taking connections at once and answers long polls with `reason`; resolves once the
+   * requests in flight are answered (their connections forced shut after 2 s) and the emulator is closed.
    */
-  close(): Promise<void>
+  close(reason: HttpError): Promise<void>
 }
 
 async function listen(port: number, host: string, requestTimeout: number, tls: ServerTls | undefined): Promise<Listening> {
@@ -201,10 +205,10 @@ async function listen(port: number, host: string, requestTimeout: number, tls: S
       server.on('clientError', clientErrorListener())
       for (const run of pending.splice(0)) run()
     },
-    close: () => {
+    close: (reason) => {
       closing ??= new Promise<void>((resolve) => {
-        // Live-event streams (open dashboards) never end by themselves: end them, so they do not hold the close.
-        served?.disconnect()
+        // Live-event streams (open dashboards) and long polls would hold the close: end them now, the polls answered.
+        served?.disconnect(reason)
         // Connections kept alive after their last answer would hold the close: shut each once idle.
         const sweep = setInterval(() => server.closeIdleConnections(), 20)
         const force = setTimeout(() => {

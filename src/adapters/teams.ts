@@ -5,9 +5,9 @@
  * before any port is opened), one past the limit (429), and closes them with the server. It is
  * the `TeamHost` the control plane drives and, through `server.teams`, the same from code.
  */
-import { type TeamHost, type TeamInfo, type TeamInput, TeamBody, TooManyTeamsError } from '../control/index.js'
-import type { Emulator } from '../emulator-api.js'
-import { ConfigError, ConflictError, FixtureError, InvalidInputError, NotFoundError, ScenarioError, UnknownScenarioError } from '../kernel/errors.js'
+import { ServerClosingError, TeamBody, TeamDeletedError, type TeamHost, type TeamInfo, type TeamInput, TooManyTeamsError } from '../control/index.js'
+import type { Emulator, InlineFixtures } from '../emulator-api.js'
+import { ConfigError, ConflictError, FixtureError, type HttpError, InvalidInputError, NotFoundError, ScenarioError, UnknownScenarioError } from '../kernel/errors.js'
 import { parseBody } from '../kernel/validation.js'
 
 export type { TeamInfo, TeamInput }
@@ -25,15 +25,18 @@ export interface TeamsApi {
   get(name: string): RunningTeam | undefined
   /** Makes a team (refusals as over HTTP: InvalidInputError, ConflictError, TooManyTeamsError, TeamPortError). */
   create(input?: TeamInput): Promise<RunningTeam>
-  /** Closes a team: its port takes no more connections once this resolves. */
+  /** Closes a team: its long polls are answered 410, and its port takes no more connections once this resolves. */
   delete(name: string): Promise<void>
 }
 
 /** A team the server launched: its record, and how to close it. */
 export interface LaunchedTeam {
   readonly team: RunningTeam
-  /** Stops taking connections at once; resolves once requests in flight are answered and its emulator is closed. */
-  close(): Promise<void>
+  /**
+   * Stops taking connections at once and answers its long polls with `reason`; resolves once
+   * requests in flight are answered and its emulator is closed.
+   */
+  close(reason: HttpError): Promise<void>
 }
 
 /** What the server does to launch a team: open its port, build its emulator (throws to refuse). */
@@ -93,7 +96,7 @@ export class TeamRegistry implements TeamsApi {
         throw refusal(error)
       })
       if (this.#closed) {
-        await launched.close()
+        await launched.close(new ServerClosingError())
         throw new ConflictError('The server closed while the team was being made.')
       }
       this.#teams.set(name, launched)
@@ -109,7 +112,7 @@ export class TeamRegistry implements TeamsApi {
     if (!launched) throw new NotFoundError(`No team "${name}" (teams: ${this.list().map((t) => t.name).join(', ')}).`, 'name')
     this.#teams.delete(name)
     // The answer to this request may be going out through the team itself: do not wait for it.
-    const closing = launched.close().finally(() => this.#closing.delete(closing))
+    const closing = launched.close(new TeamDeletedError()).finally(() => this.#closing.delete(closing))
     this.#closing.add(closing)
   }
 
@@ -118,7 +121,7 @@ export class TeamRegistry implements TeamsApi {
     this.#closed = true
     const teams = [...this.#teams.values()]
     this.#teams.clear()
-    await Promise.all([...teams.map((t) => t.close()), ...this.#closing])
+    await Promise.all([...teams.map((t) => t.close(new ServerClosingError())), ...this.#closing])
   }
 
   /** `team-N`: the lowest N no team has. */
@@ -128,6 +131,16 @@ export class TeamRegistry implements TeamsApi {
       if (this.get(name) === undefined && !this.#making.has(name)) return name
     }
   }
+}
+
+/**
+ * The platform's team record of an emulator team, as a fixture document: the team's name as the
+ * record's id and name, its domain left to default to the host of the team's URL. It applies
+ * after the run's fixtures, whose record names the main team, and before the team's own, which
+ * may name another.
+ */
+export function platformTeamRecord(teamName: string): InlineFixtures {
+  return { team: { id: teamName, name: teamName } }
 }
 
 function infoOf(team: RunningTeam): TeamInfo {

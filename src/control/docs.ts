@@ -42,6 +42,11 @@ const CHANGE_REFUSALS: Readonly<Record<string, ResponseDoc>> = {
   '421': MISDIRECTED,
 }
 const READ_REFUSALS: Readonly<Record<string, ResponseDoc>> = { '403': FOREIGN_ORIGIN, '421': MISDIRECTED }
+/** A long poll's answers when its port closes under it (docs/teams.md). */
+const CLOSED_WHILE_WAITING: Readonly<Record<string, ResponseDoc>> = {
+  '410': json('Its team was deleted while it waited; the port closes next.', z.object({ error: z.literal('team deleted') })),
+  '503': json('The server closed while it waited.', z.object({ error: z.literal('server closing') })),
+}
 
 const ClockState = z.object({ now: z.string().meta({ description: 'ISO 8601, emulator time.' }), mode: z.enum(['real', 'manual']), timeScale: z.number() }).meta({ id: 'ClockState' })
 
@@ -182,7 +187,7 @@ export function controlDocs(targetNames: readonly string[]): Readonly<Record<str
     },
     'control.journal.wait': {
       query: z.object({ ...journalQuery, timeoutMs: z.string().regex(/^\d+$/).optional().meta({ description: 'Emulator milliseconds to wait (default 30000).' }) }),
-      responses: { '200': json('The first matching request.', JournalEntry), '408': json('None arrived in time.', z.object({ error: z.string() })), ...READ_REFUSALS },
+      responses: { '200': json('The first matching request.', JournalEntry), '408': json('None arrived in time.', z.object({ error: z.string() })), ...CLOSED_WHILE_WAITING, ...READ_REFUSALS },
     },
     'control.storages.list': { responses: { '200': json('Storages with facets and views.', z.array(StorageSchema)), ...READ_REFUSALS } },
     'control.storages.add': { ...body(StorageSchema.meta({ id: 'StorageInput' })), responses: { '201': json('Added.', StorageSchema), '409': refused('It exists already.'), ...CHANGE_REFUSALS } },

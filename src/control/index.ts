@@ -20,7 +20,7 @@ import { webhooksRoutes } from './webhooks.js'
 
 export { CONTROL_PREFIX } from './route.js'
 export { ForeignOriginError, MisdirectedRequestError, NotJsonError } from './guard.js'
-export { TEAM_NAME, TeamBody, TeamPortError, TeamsUnavailableError, TooManyTeamsError, type TeamHost, type TeamInfo, type TeamInput } from './teams.js'
+export { ServerClosingError, TEAM_NAME, TeamBody, TeamDeletedError, TeamPortError, TeamsUnavailableError, TooManyTeamsError, type TeamHost, type TeamInfo, type TeamInput } from './teams.js'
 
 export interface ControlDeps {
   /** The emulator the control plane drives. */

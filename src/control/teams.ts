@@ -98,6 +98,35 @@ export class TeamPortError extends ControlError<'ERR_TEAM_PORT'> {
   readonly status = 503
 }
 
+/** 410: a long poll's team was deleted while it waited; its port closes next. */
+export class TeamDeletedError extends ControlError<'ERR_TEAM_DELETED'> {
+  readonly code = 'ERR_TEAM_DELETED'
+  readonly status = 410
+  constructor() {
+    super('team deleted')
+  }
+  override toReply(): Reply {
+    return closing(this)
+  }
+}
+
+/** 503: the server closed while a long poll waited there; ask again once a server runs. */
+export class ServerClosingError extends ControlError<'ERR_SERVER_CLOSING'> {
+  readonly code = 'ERR_SERVER_CLOSING'
+  readonly status = 503
+  constructor() {
+    super('server closing')
+  }
+  override toReply(): Reply {
+    return closing(this)
+  }
+}
+
+/** The answer of a port about to close: `connection: close`, so the client sends nothing more on it. */
+function closing(error: TeamDeletedError | ServerClosingError): Reply {
+  return json({ error: error.message }, { status: error.status, headers: { connection: 'close' } })
+}
+
 export function teamsRoutes(emu: EmulatorCore, teams: TeamHost | undefined): RouteDefinition[] {
   const host = (): TeamHost => {
     if (!teams) throw new TeamsUnavailableError()

@@ -46,6 +46,7 @@ interface Stored {
 interface Waiter {
   filter: JournalFilter
   resolve: (entry: JournalEntry) => void
+  reject: (reason: Error) => void
 }
 
 export class Journal {
@@ -53,6 +54,8 @@ export class Journal {
   readonly #ring: Ring<Stored>
   #seq = 0
   #waiters = new Set<Waiter>()
+  /** Why waits end at once from now on (the emulator is closing), once `endWaits()` has said. */
+  #ended: Error | undefined
   #listeners = new Set<JournalListener>()
   readonly #clock: Clock
   readonly #redact: Redactor
@@ -117,22 +120,28 @@ export class Journal {
    * Resolves with the first entry matching `filter`: one already recorded when `filter.since` is
    * given, otherwise the next one to arrive. Resolves undefined after `timeoutMs` of emulator time
    * (waited with `sleep`: a tracked caller passes its task's wait, so the wait counts as parked).
+   * Rejects with the reason `endWaits()` was given, at once, once the emulator is closing.
    */
   async wait(filter: JournalFilter = {}, options: JournalWaitOptions = {}, sleep: (ms: number, signal: AbortSignal) => Promise<void> = (ms, signal) => this.#clock.sleep(ms, signal)): Promise<JournalEntry | undefined> {
     if (filter.since !== undefined) {
       const first = this.#ring.find((stored) => matches(stored, filter))
       if (first) return this.#entry(first)
     }
+    if (this.#ended) throw this.#ended
     const timeout = new AbortController()
     const onAbort = (): void => timeout.abort()
     options.signal?.addEventListener('abort', onAbort, { once: true })
     try {
-      return await new Promise<JournalEntry | undefined>((resolve) => {
+      return await new Promise<JournalEntry | undefined>((resolve, reject) => {
         const waiter: Waiter = {
           filter,
           resolve: (entry) => {
             timeout.abort()
             resolve(entry)
+          },
+          reject: (reason) => {
+            timeout.abort()
+            reject(reason)
           },
         }
         this.#waiters.add(waiter)
@@ -149,6 +158,18 @@ export class Journal {
       })
     } finally {
       options.signal?.removeEventListener('abort', onAbort)
+    }
+  }
+
+  /**
+   * Ends every pending wait, and every wait to come, with `reason` (the emulator is closing: a
+   * long poll gets that answer at once instead of holding its connection open).
+   */
+  endWaits(reason: Error): void {
+    this.#ended = reason
+    for (const waiter of [...this.#waiters]) {
+      this.#waiters.delete(waiter)
+      waiter.reject(reason)
     }
   }
 

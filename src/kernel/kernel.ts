@@ -8,7 +8,7 @@ import { type ClockApi, type JournalApi, type ScenariosApi, clockApi, journalApi
 import { ChangeFeed } from './changes.js'
 import type { Clock } from './clock.js'
 import { type CredentialInfo, type Domain, type DomainModule, type KernelServices, type ScenarioTarget, defineDomains } from './domain.js'
-import { ConfigError } from './errors.js'
+import { ConfigError, type HttpError } from './errors.js'
 import { type EmulatorEventListener, EventHub, type SubscribeOptions, type WatchedState } from './events.js'
 import { type FixtureDocument, loadSections, recordsOf } from './fixtures.js'
 import { SeededIds } from './ids.js'
@@ -107,8 +107,8 @@ export interface KernelTransport {
   serve(request: IncomingRequest, transport: Transport): Promise<Reply>
   /** The origins the emulator serves (each of `urls`, once). */
   origins(): string[]
-  /** Ends every live-event subscription (the server does this first when it closes, so open dashboards let go). */
-  disconnect(): void
+  /** Ends every live-event subscription and journal wait (with `reason`), so dashboards and long polls let go of a closing server. */
+  disconnect(reason: HttpError): void
 }
 
 export class Kernel<Options extends object, Urls extends Addresses> {
@@ -242,7 +242,10 @@ export class Kernel<Options extends object, Urls extends Addresses> {
       journal: journalApi(this.#journal, clock, () => this.#served().routeIds(), product),
       state,
       subscribe: (listener, options) => hub.subscribe(listener, options),
-      disconnect: () => hub.close(),
+      disconnect: (reason) => {
+        hub.close()
+        this.#journal.endWaits(reason)
+      },
       serve: (request, transport) => this.#served().serve(request, transport),
       origins: () => this.#served().origins(),
       health: () => ({ status: 'ok', version: product.version }),

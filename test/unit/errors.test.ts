@@ -27,7 +27,9 @@ import {
   RecordNotFoundError,
   RouteFileError,
   ScenarioError,
+  ServerClosingError,
   SvcMockError,
+  TeamDeletedError,
   TeamPortError,
   TeamsUnavailableError,
   TooManyTeamsError,
@@ -65,6 +67,8 @@ function describeError(error: AnySvcMockError): string {
       return `guard ${error.status}`
     case 'ERR_NO_TEAMS':
     case 'ERR_TEAM_PORT':
+    case 'ERR_TEAM_DELETED':
+    case 'ERR_SERVER_CLOSING':
       return `teams ${error.status}`
     case 'ERR_TOO_MANY_TEAMS':
       return `teams limit ${error.limit}`
@@ -114,6 +118,8 @@ describe('error classes', () => {
     [new TeamsUnavailableError(), 'ERR_NO_TEAMS', 'teams 501'],
     [new TooManyTeamsError(3), 'ERR_TOO_MANY_TEAMS', 'teams limit 3'],
     [new TeamPortError('in use', 'port'), 'ERR_TEAM_PORT', 'teams 503'],
+    [new TeamDeletedError(), 'ERR_TEAM_DELETED', 'teams 410'],
+    [new ServerClosingError(), 'ERR_SERVER_CLOSING', 'teams 503'],
     [new ApiAccessError('missing-permission', 'no'), 'ERR_API_ACCESS', 'access missing-permission'],
     [new RateLimitError('slow down', 5, 3), 'ERR_RATE_LIMIT', 'reset 3'],
     [new OAuthError('invalid_grant', 'used'), 'ERR_OAUTH', 'oauth invalid_grant'],
