@@ -19,7 +19,7 @@ import { RouteFileError } from './errors.js'
 import { PlaceholderError, type PlaceholderScope, compileJson, compileString } from './placeholders.js'
 import { itemName, schemaProblem } from './problems.js'
 import { resourceRoutes } from './resource-routes.js'
-import { Resource, idOf } from './resources.js'
+import { Resource, idOf, segmentProblem } from './resources.js'
 import { type ResourceDeclaration, RoutesDocumentSchema, type UserRoute } from './schema.js'
 import type { RoutesSource } from './sources.js'
 import { ClashIndex, parseTemplate, placed, templateOf } from './template.js'
@@ -236,10 +236,12 @@ function resourceOf(declaration: ResourceDeclaration, kit: DeclareKit, problem: 
   if (template.pattern.endsWith('/')) throw problem('path', `"${declaration.path}" must not end with "/" (its records live at path/{id})`)
   const idField = declaration.idField ?? DEFAULT_ID_FIELD
   const seen = new Map<string, number>()
-  const records = (declaration.records ?? []) as JsonObject[]
+  const records = declaration.records ?? []
   records.forEach((record, index) => {
     const id = idOf(record[idField])
     if (id === undefined) throw problem(`records[${index}].${idField}`, `a record needs its id field "${idField}", a non-empty string or a number`)
+    const segment = segmentProblem(id)
+    if (segment) throw problem(`records[${index}].${idField}`, `the id "${id}" ${segment}`)
     const twin = seen.get(id)
     if (twin !== undefined) throw problem(`records[${index}].${idField}`, `the id "${id}" is used twice (also records[${twin}])`)
     seen.set(id, index)
