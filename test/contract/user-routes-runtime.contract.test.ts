@@ -110,6 +110,8 @@ contract('your routes added at run time', (h) => {
       [{ resources: [{ name: 'r', path: '/r', records: [{ id: 1 }, { id: '1' }] }] }, 'resources[0].records[1].id', /used twice/],
       [{ resources: [{ name: 'r', path: '/api/cloud/team' }] }, 'resources[0].path', /its list route r\.list \(GET \/api\/cloud\/team\): clashes with the built-in route auth\.team/],
       [{ route: [] }, 'route', /unknown field "route" \(did you mean "routes"\?\)/],
+      [{ routes: [{ id: 'a', method: 'GET', pth: '/a' }] }, 'routes[0].pth', /unknown field "pth" \(did you mean "path"\?\)/],
+      [{ resources: [{ nme: 'r', path: '/r' }] }, 'resources[0].nme', /unknown field "nme" \(did you mean "name"\?\)/],
     ]
     for (const [document, field, error] of cases) {
       const refused = await h.control<Refusal>('POST', '/routes', document)
