@@ -15,7 +15,7 @@ import { type FixtureDocument, fixtureDocuments, parseDocument } from './kernel/
 import { packagePath, packageRoot } from './kernel/package-root.js'
 import { ScenarioCatalogue, type ScenarioDefinition, scenarioFiles } from './kernel/scenarios/catalogue.js'
 import { settingsSchemaOf } from './kernel/settings.js'
-import { allProblems } from './kernel/validation.js'
+import { firstProblem, parseNaming } from './kernel/validation.js'
 
 export const DEFAULT_FIXTURES_DIR = packagePath('fixtures', 'default')
 export const BUILT_IN_SCENARIOS_DIR = packagePath('scenarios')
@@ -51,8 +51,8 @@ export function writeDefaultsSnapshot(): string {
   const documents = files.map((d) => ({ ...parseDocument(d, FIXTURE_SECTIONS), file: relative(packageRoot(), d.file) }))
   const settings = settingsSchemaOf(SETTINGS_SECTIONS)
   const catalogue = new ScenarioCatalogue((tree) => {
-    const parsed = settings.safeParse(tree)
-    return parsed.success ? undefined : allProblems(parsed.error)[0]
+    const parsed = parseNaming(settings, tree)
+    return parsed.success ? undefined : firstProblem(parsed.error)
   })
   catalogue.addDir(BUILT_IN_SCENARIOS_DIR)
   const definitions = catalogue.list().map((d) => ({ ...d, source: relative(packageRoot(), d.source) }))

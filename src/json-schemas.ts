@@ -40,6 +40,12 @@ class Definitions {
   }
 }
 
+/**
+ * Where the published schemas live (each schema's `$id`): the docs/ folder of the repository
+ * package.json names, the same files the package ships.
+ */
+const SCHEMA_HOME = 'https://raw.githubusercontent.com/svc-mock/svc-mock/main/docs/'
+
 export function scenarioJsonSchema(): JsonSchema {
   const defs = new Definitions()
   const schema = defs.convert(ScenarioFileSchema)
@@ -48,7 +54,7 @@ export function scenarioJsonSchema(): JsonSchema {
   properties.settings = { ...settings, description: 'Settings the scenario changes while it is on; any value may be {"$param": "name"}.' }
   const part = (properties.parts as { items: { properties: Record<string, JsonValue> } } | undefined)?.items
   if (part) part.properties.settings = { ...settings, description: 'Settings this part changes while the scenario is on; any value may be {"$param": "name"}.' }
-  return { $schema: 'https://json-schema.org/draft/2020-12/schema', ...schema, $id: 'https://svc-mock.dev/scenario.schema.json', title: 'svc-mock scenario', ...defs.section() }
+  return { $schema: 'https://json-schema.org/draft/2020-12/schema', ...schema, $id: `${SCHEMA_HOME}scenario.schema.json`, title: 'svc-mock scenario', ...defs.section() }
 }
 
 export function fixturesJsonSchema(): JsonSchema {
@@ -60,7 +66,7 @@ export function fixturesJsonSchema(): JsonSchema {
   }
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
-    $id: 'https://svc-mock.dev/fixtures.schema.json',
+    $id: `${SCHEMA_HOME}fixtures.schema.json`,
     title: 'svc-mock fixture document',
     type: 'object',
     properties,
@@ -72,5 +78,5 @@ export function fixturesJsonSchema(): JsonSchema {
 export function routesJsonSchema(): JsonSchema {
   const defs = new Definitions()
   const schema = defs.convert(RoutesDocumentSchema)
-  return { $schema: 'https://json-schema.org/draft/2020-12/schema', ...schema, $id: 'https://svc-mock.dev/routes.schema.json', title: 'svc-mock route file', ...defs.section() }
+  return { $schema: 'https://json-schema.org/draft/2020-12/schema', ...schema, $id: `${SCHEMA_HOME}routes.schema.json`, title: 'svc-mock route file', ...defs.section() }
 }

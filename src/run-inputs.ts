@@ -10,7 +10,7 @@ import type { EmulatorOptions, FixtureInput } from './emulator-api.js'
 import { type FixtureDocument, fixtureDocuments, parseDocument } from './kernel/fixtures.js'
 import { ScenarioCatalogue, type ScenarioDefinition } from './kernel/scenarios/catalogue.js'
 import { settingsSchemaOf } from './kernel/settings.js'
-import { allProblems } from './kernel/validation.js'
+import { firstProblem, parseNaming } from './kernel/validation.js'
 
 export interface RunInputs {
   /** Every fixture document, validated, in the order they apply (later records replace earlier ones). */
@@ -24,8 +24,8 @@ type InputOptions = Pick<EmulatorOptions, 'fixtures' | 'defaultFixtures' | 'scen
 /** Reads and validates the run's fixtures and scenarios; a bad one throws naming its file, path and rule. */
 export function readRunInputs(options: InputOptions): RunInputs {
   const catalogue = new ScenarioCatalogue((tree) => {
-    const parsed = settingsSchemaOf(SETTINGS_SECTIONS).safeParse(tree)
-    return parsed.success ? undefined : allProblems(parsed.error)[0]
+    const parsed = parseNaming(settingsSchemaOf(SETTINGS_SECTIONS), tree)
+    return parsed.success ? undefined : firstProblem(parsed.error)
   })
   addBuiltInScenarios(catalogue)
   for (const dir of options.scenarioDirs ?? []) catalogue.addDir(dir)

@@ -4,7 +4,7 @@
  * route file exits 2 naming the file, the route and the field; `--proxy URL --record DIR` then
  * `--routes DIR` is the recording walk-through of docs/routes.md, end to end.
  */
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -72,6 +72,16 @@ describe('--routes', () => {
     const clash = await runCli(['--routes', file, '--port', '0'])
     expect(clash.code).toBe(2)
     expect(clash.stderr).toContain('routes[0] (id "team"), field path: clashes with the built-in route auth.team (GET /api/cloud/team)')
+  })
+
+  it('takes the route file it started with again over POST /__svc-mock/routes (201), as docs/routes.md does, serving it as before', async () => {
+    const file = join(EXAMPLES, 'data-pools.json')
+    const server = await start(['--routes', file])
+    const posted = await fetch(`${server.url}/__svc-mock/routes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: readFileSync(file) })
+    expect(posted.status, await posted.clone().text()).toBe(201)
+    const pools = (await (await fetch(`${server.url}/integration/api/pools`, { headers: APP_KEY })).json()) as Array<{ name: string }>
+    expect(pools.map((p) => p.name)).toEqual(['SAP ECC', 'Salesforce'])
+    expect(await server.stop()).toBe(0)
   })
 
   it('is in the help with --proxy, --record and their variables', async () => {

@@ -183,6 +183,15 @@ describe('bad flags exit 2 naming what is wrong', () => {
     expect(stderr).toContain(`Invalid fixture ${file} at users[0].permissions[0].resource:`)
   })
 
+  it('exits 2 naming an unknown member of a fixture record and the closest known member', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-mock-cli-'))
+    const file = join(dir, 'typo.json')
+    writeFileSync(file, JSON.stringify({ $schema: '../node_modules/svc-mock/docs/fixtures.schema.json', users: [{ idd: 'dave', name: 'Dave', permissions: [] }] }))
+    const { code, stderr } = await runCli(['--fixtures', file, '--port', '0'])
+    expect(code).toBe(2)
+    expect(stderr).toContain(`Invalid fixture ${file} at users[0]: unknown member "idd" (did you mean "id"?)`)
+  })
+
   it('names the scenario file, field and rule', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-mock-cli-'))
     writeFileSync(join(dir, 'slow-token.json'), JSON.stringify({ name: 'slow-token', description: 'Tokens come late.', rules: [{ route: 'auth.token', delay: 'long' }] }))

@@ -131,6 +131,18 @@ describe('options and fixtures are checked at creation', () => {
     expect(error).toMatchObject({ file: 'inline fixtures #1', path: 'elements[0].id', rule: 'must be a GUID' })
   })
 
+  it('names an unknown member of a fixture record and the closest known member (users[0]: unknown member "idd" (did you mean "id"?)), and takes $schema and $comment beside the sections', async () => {
+    // @ts-expect-error a misspelt member: a type error, and refused at run time too
+    const error = await createEmulator({ fixtures: [{ users: [{ idd: 'dave', name: 'Dave', permissions: [] }] }] }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(FixtureError)
+    expect(error).toMatchObject({ path: 'users[0]', rule: 'unknown member "idd" (did you mean "id"?)' })
+    expect((error as Error).message).toContain('users[0]: unknown member "idd" (did you mean "id"?)')
+    await expect(createEmulator({ fixtures: [{ elemnts: [] } as never] })).rejects.toThrow(/at elemnts: unknown section \(did you mean "elements"\?\)/)
+    const emu = await createEmulator({ fixtures: [{ $schema: '../node_modules/svc-mock/docs/fixtures.schema.json', $comment: 'Dave', users: [{ id: 'dave', name: 'Dave', permissions: [] }] }] })
+    expect(emu.users.list().map((u) => u.id)).toContain('dave')
+    await emu.close()
+  })
+
   it('refuses an unknown section and a reference to an unknown storage', async () => {
     // @ts-expect-error a misspelt section: a type error, and refused at run time too
     await expect(createEmulator({ fixtures: [{ element: [] }] })).rejects.toThrow(/at element: unknown section/)

@@ -138,6 +138,10 @@ describe('teams: bad input', () => {
     expect(names()).toEqual(['main', 'team-1'])
   })
 
+  it('refuses fixtures with an unknown member with 400 naming it and the closest known member, and makes no team', async () => {
+    expect({ ...(await makeTeam(server, { name: 'typo-fixtures', fixtures: { users: [{ idd: 'dave', name: 'Dave', permissions: [] }] } })), teams: names() }).toMatchObject({ status: 400, body: { field: 'fixtures', error: expect.stringContaining('at users[0]: unknown member "idd" (did you mean "id"?)') }, teams: ['main', 'team-1'] })
+  })
+
   it('refuses an unknown scenario with 400 naming it, and makes no team', async () => {
     const refused = await makeTeam(server, { name: 'bad-scenario', scenarios: ['versions-not-fund'] })
     expect(refused.status).toBe(400)

@@ -265,7 +265,7 @@ export function controlDocs(targetNames: readonly string[]): Readonly<Record<str
       responses: { '200': json('The flow\'s runs, in order.', z.array(Execution)), '404': refused('No such webhook.'), ...READ_REFUSALS },
     },
     'control.routes.add': {
-      description: 'Your routes and resources, as a route file holds them (docs/routes.md), served at once and until the next reset. A refused document adds nothing: the 400 names the route, the field and the rule.',
+      description: 'Your routes and resources, as a route file holds them (docs/routes.md), served at once and until the next reset. A route of yours with the same id, or a resource with the same name (from a route file too), is replaced until then; a built-in route never. A refused document adds nothing: the 400 names the route, the field and the rule.',
       ...body(RoutesDocumentSchema.meta({ id: 'RoutesDocument' })),
       responses: { '201': json('The routes it added.', z.array(RouteInfo)), ...CHANGE_REFUSALS },
     },

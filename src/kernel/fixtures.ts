@@ -9,7 +9,8 @@ import type * as z from 'zod'
 import { FixtureError } from './errors.js'
 import { readJsonPath } from './json-files.js'
 import { NESTING_RULE, nestsDeeperThan } from './nesting.js'
-import { firstProblem } from './validation.js'
+import { closest } from './closest.js'
+import { firstProblem, parseNaming } from './validation.js'
 
 /** A record together with where it was written, for error messages. */
 export interface Sourced<T> {
@@ -72,16 +73,19 @@ export function parseDocument(document: FixtureDocument, sections: ReadonlyArray
   for (const [name, value] of Object.entries(data)) {
     if (name === '$schema' || name === '$comment') continue
     const section = byName.get(name)
-    if (!section) throw new FixtureError(file, name, `unknown section; a fixture document has ${[...byName.keys()].join(', ')}`)
+    if (!section) {
+      const near = closest(name, byName.keys())
+      throw new FixtureError(file, name, `unknown section${near === undefined ? '' : ` (did you mean "${near}"?)`}; a fixture document has ${[...byName.keys()].join(', ')}`)
+    }
     if (section.key === undefined) {
-      const parsed = section.schema.safeParse(value)
+      const parsed = parseNaming(section.schema, value)
       if (!parsed.success) throwProblem(file, name, parsed.error)
       out[name] = parsed.data
       continue
     }
     if (!Array.isArray(value)) throw new FixtureError(file, name, 'must be an array')
     out[name] = value.map((item: unknown, index: number) => {
-      const parsed = section.schema.safeParse(item)
+      const parsed = parseNaming(section.schema, item)
       if (!parsed.success) throwProblem(file, `${name}[${index}]`, parsed.error)
       return parsed.data
     })

@@ -24,7 +24,7 @@ import type { ScenarioDefinitionInput } from './scenarios/schema.js'
 import { parseActivations } from './scenarios/syntax.js'
 import { Pipeline } from './serve.js'
 import { type SettingsSection, type SettingsTree, mergeSettings, settingsSchemaOf } from './settings.js'
-import { allProblems } from './validation.js'
+import { firstProblem, parseNaming } from './validation.js'
 
 /** The emulator's named addresses: each name's origin. */
 export type Addresses = Readonly<Record<string, string>>
@@ -133,8 +133,8 @@ export class Kernel<Options extends object, Urls extends Addresses> {
   constructor(options: KernelOptions<Options, Urls>) {
     this.#options = options
     this.#catalogue = new ScenarioCatalogue((tree) => {
-      const parsed = this.settingsSchema().safeParse(tree)
-      return parsed.success ? undefined : allProblems(parsed.error)[0]
+      const parsed = parseNaming(this.settingsSchema(), tree)
+      return parsed.success ? undefined : firstProblem(parsed.error)
     })
     this.#engine = new ScenarioEngine(this.#catalogue, () => this.#baseSettings)
     const changed = (): void => this.#changes.notify()
@@ -191,10 +191,10 @@ export class Kernel<Options extends object, Urls extends Addresses> {
     const targetNames = new Set(this.targetNames)
     const base = Object.fromEntries(modules.flatMap((m, i) => (m.schemas.settings ? [[m.schemas.settings.name, domains[i]?.baseSettings ?? {}]] : [])))
     this.#baseSettings = mergeSettings(base, setup.settings ?? {})
-    const problem = this.settingsSchema().safeParse(this.#baseSettings)
+    const problem = parseNaming(this.settingsSchema(), this.#baseSettings)
     if (!problem.success) {
-      const [first] = allProblems(problem.error)
-      throw new ConfigError(`settings${first?.path ? `.${first.path}` : ''}`, first?.rule ?? 'is not valid')
+      const first = firstProblem(problem.error)
+      throw new ConfigError(`settings${first.path ? `.${first.path}` : ''}`, first.rule)
     }
     for (const domain of domains) this.#redact.add(domain.secretFields ?? [])
     for (const dir of setup.scenarioDirs ?? []) this.#catalogue.addDir(dir)

@@ -95,7 +95,10 @@ export interface RouteDefinition {
   readonly summary: string
   /** Largest request body in bytes; a larger body is refused before or while it is read. */
   readonly bodyLimit?: number
-  /** The emulator's own routes: no scenario ever shapes them. */
+  /**
+   * The emulator's own routes: no scenario ever shapes them, and the first segment of their paths
+   * is reserved (matched before any other route; no other route answers a path under it).
+   */
   readonly control?: boolean
   /** Not recorded in the journal (the journal's own routes, health, the dashboard's files). */
   readonly unjournaled?: boolean

@@ -1,8 +1,7 @@
 /**
  * Path patterns and the route table. A pattern is a path with `:name` segments
  * (`/hooks/:token`); matching is exact, segment by segment, with percent-decoded parameters.
- * The node:http server matches with this table; the msw handlers re-use each route's own matcher,
- * so both transports agree on every parameter.
+ * Every transport reaches the routes through the pipeline's tables, so all agree on every parameter.
  */
 
 export interface CompiledPattern {
@@ -31,6 +30,12 @@ export function compilePattern(pattern: string): CompiledPattern {
 
 export function splitPath(pathname: string): string[] {
   return pathname.slice(1).split('/')
+}
+
+/** The first segment of a path (`__svc-mock` of `/__svc-mock/state`), without splitting the rest. */
+export function firstSegment(pathname: string): string {
+  const end = pathname.indexOf('/', 1)
+  return pathname.slice(1, end === -1 ? undefined : end)
 }
 
 export function matchSegments(segments: readonly Segment[], parts: readonly string[]): Record<string, string> | undefined {

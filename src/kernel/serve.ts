@@ -16,7 +16,7 @@ import type { Logger } from './logger.js'
 import { type Exchange, recordExchange } from './record-exchange.js'
 import { type FaultKind, type Reply, fault, headersOf, isNetworkFault, json, text } from './reply.js'
 import type { IncomingRequest } from './request.js'
-import { RouteTable, compilePattern } from './router.js'
+import { RouteTable, compilePattern, firstSegment } from './router.js'
 import type { CompiledRoute, RequestContext, RouteDefinition } from './route.js'
 import type { ActiveScenario } from './scenarios/active.js'
 import { type ScenarioDecision, type ScenarioOutcome, untouched } from './scenarios/decide.js'
@@ -42,10 +42,16 @@ export interface PipelineServices {
   readonly routeList: string
 }
 
-/** Routing and answering requests, for every transport. */
+/**
+ * Routing and answering requests, for every transport. The first segments of the control routes'
+ * paths are reserved: a path under one is matched against the control routes only, before any
+ * other, so no other route (nor the fallback) ever answers there, whatever its template.
+ */
 export class Pipeline {
   readonly routes: readonly CompiledRoute[]
   readonly #table = new RouteTable<CompiledRoute>()
+  readonly #control = new RouteTable<CompiledRoute>()
+  readonly #reserved = new Set<string>()
   readonly #services: PipelineServices
   readonly #targetNames: ReadonlySet<string>
   readonly #unmatched: Unmatched
@@ -62,10 +68,18 @@ export class Pipeline {
       if (services.origins[definition.origin] === undefined) throw new Error(`Route ${definition.id} names an unknown address "${definition.origin}"`)
       seen.add(definition.id)
       const compiled = { definition, pattern: compilePattern(definition.path) }
-      this.#table.add(definition.method, compiled.pattern, compiled)
+      if (definition.control) {
+        const [first] = compiled.pattern.segments
+        if (first?.kind !== 'static' || first.value === '') throw new Error(`Control route ${definition.id} must begin with a fixed segment to reserve: ${definition.path}`)
+        this.#reserved.add(first.value)
+        this.#control.add(definition.method, compiled.pattern, compiled)
+      } else {
+        this.#table.add(definition.method, compiled.pattern, compiled)
+      }
       return compiled
     })
-    this.#unmatched = new Unmatched(this.routes, services.origins, this.#table.methods, services.routeList)
+    const methods = new Set([...this.#table.methods, ...this.#control.methods])
+    this.#unmatched = new Unmatched(this.routes, services.origins, methods, services.routeList)
   }
 
   /** The id of every route a journal entry can name (the fallback's included). */
@@ -80,15 +94,17 @@ export class Pipeline {
 
   /** Answers one request. A route answers only on its own address. */
   async serve(request: IncomingRequest, transport: Transport): Promise<Reply> {
-    const match = this.#table.match(request.method, request.url.pathname)
+    const { pathname } = request.url
+    const reserved = this.#reserved.has(firstSegment(pathname))
+    const match = (reserved ? this.#control : this.#table).match(request.method, pathname)
     if (match.kind === 'match' && this.#services.origins[match.route.definition.origin] === request.url.origin) {
       return await this.#dispatch(match.route.definition, match.params, request, transport)
     }
-    if (this.#fallback && match.kind === 'not-found' && !this.#unmatched.own(request.url.pathname)) {
+    if (this.#fallback && match.kind === 'not-found' && !reserved) {
       return await this.#dispatch(this.#fallback, {}, request, transport)
     }
-    const answer = this.#unmatched.answer(request, match)
-    const nearMiss = this.#unmatched.nearMiss(request, match)
+    const answer = this.#unmatched.answer(request, match, reserved)
+    const nearMiss = this.#unmatched.nearMiss(request, match, reserved)
     return this.#finish(answer, { request, transport, routeId: 'unmatched', receivedAt: this.#services.clock.now(), scenarios: [], nearMiss })
   }
 

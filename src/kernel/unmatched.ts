@@ -52,8 +52,11 @@ export class Unmatched {
     this.#routeList = routeList
   }
 
-  /** The answer to a request the route table did not match (or matched on another address). */
-  answer(request: IncomingRequest, match: RouteMatch<CompiledRoute>): Reply {
+  /**
+   * The answer to a request the route table did not match (or matched on another address);
+   * `reserved` when its path lies under the prefix the control routes reserve.
+   */
+  answer(request: IncomingRequest, match: RouteMatch<CompiledRoute>, reserved: boolean): Reply {
     const { method, url } = request
     if (!this.#methods.has(method) && !ROUTABLE_METHODS.has(method)) {
       return json({ error: 'Not Implemented', message: `svc-mock implements no route for the method ${method}.` }, { status: 501 })
@@ -65,12 +68,11 @@ export class Unmatched {
     }
     // A miss under the emulator's own prefix is the emulator's own 404; any other path is a
     // platform path svc-mock does not emulate, and the hint names an emulated platform route.
-    const among = this.#neighbours(url.pathname)
-    const own = among.some((r) => r.definition.control)
+    const among = this.#neighbours(reserved)
     // A platform path always names its nearest emulated route, however far: a caller should see what exists.
-    const closest = closestRoute(method, url.pathname, among, !own)
+    const closest = closestRoute(method, url.pathname, among, !reserved)
     const hint = closest ? { closest: `${closest.definition.method} ${closest.definition.path} (${closest.definition.id})` } : {}
-    if (own) return json({ error: 'Not Found', message: `svc-mock has no route for ${method} ${url.pathname}.`, ...hint }, { status: 404 })
+    if (reserved) return json({ error: 'Not Found', message: `svc-mock has no route for ${method} ${url.pathname}.`, ...hint }, { status: 404 })
     return json(
       {
         error: 'Not emulated',
@@ -87,27 +89,21 @@ export class Unmatched {
    * matched its line on another address, else one whose path it matches, else the nearest
    * pattern), and what differed.
    */
-  nearMiss(request: IncomingRequest, match: RouteMatch<CompiledRoute>): NearMiss | undefined {
+  nearMiss(request: IncomingRequest, match: RouteMatch<CompiledRoute>, reserved: boolean): NearMiss | undefined {
     const { method, url } = request
     const onOrigin = (route: CompiledRoute): number => (this.#origins[route.definition.origin] === url.origin ? 1 : 0)
+    const among = this.#neighbours(reserved)
     const route =
       (match.kind === 'match' ? match.route : undefined) ??
-      this.#routes.filter((r) => r.pattern.match(url.pathname) !== undefined).sort((a, b) => onOrigin(b) - onOrigin(a))[0] ??
-      closestRoute(method, url.pathname, this.#neighbours(url.pathname), true)
+      among.filter((r) => r.pattern.match(url.pathname) !== undefined).sort((a, b) => onOrigin(b) - onOrigin(a))[0] ??
+      closestRoute(method, url.pathname, among, true)
     if (!route) return undefined
     return differences(method, url, route, this.#origins[route.definition.origin] ?? '')
   }
 
-  /** Whether a path lies under the emulator's own prefix (the first segment of a control route's path). */
-  own(pathname: string): boolean {
-    const first = pathname.split('/')[1] ?? ''
-    return this.#routes.some((r) => r.definition.control && r.definition.path.split('/')[1] === first)
-  }
-
-  /** The routes a missed path is compared with: the emulator's own under its prefix, the platform's elsewhere. */
-  #neighbours(pathname: string): CompiledRoute[] {
-    const own = this.own(pathname)
-    return this.#routes.filter((r) => (r.definition.control ?? false) === own)
+  /** The routes a missed path is compared with: the emulator's own under its reserved prefix, the others elsewhere. */
+  #neighbours(reserved: boolean): CompiledRoute[] {
+    return this.#routes.filter((r) => (r.definition.control ?? false) === reserved)
   }
 }
 

@@ -1,8 +1,11 @@
 /**
  * zod helpers shared by fixtures, scenario files and control-plane bodies: one way to name the
- * field that failed (`rules[0].delay`) and the rule it broke.
+ * field that failed (`rules[0].delay`) and the rule it broke. An unknown member is named before
+ * anything else (a typo `idd` also leaves `id` missing, and the typo is what to fix), with the
+ * closest known member of its object (`unknown member "idd" (did you mean "id"?)`).
  */
-import type * as z from 'zod'
+import * as z from 'zod'
+import { closest } from './closest.js'
 import { InvalidInputError } from './errors.js'
 import { NESTING_RULE, nestsDeeperThan } from './nesting.js'
 
@@ -11,6 +14,31 @@ export interface ValidationProblem {
   path: string
   /** What rule was broken, in words. */
   rule: string
+}
+
+const UNKNOWN_MEMBER = 'unknown member'
+
+/**
+ * Parses with the error map that names an unknown member with the closest known one of its object
+ * (zod's issue knows only the unknown keys; the map sees the object schema that raised it).
+ */
+export function parseNaming<S extends z.ZodType>(schema: S, value: unknown, options: { reportInput?: boolean } = {}): z.ZodSafeParseResult<z.output<S>> {
+  return schema.safeParse(value, { ...options, error: namingMembers })
+}
+
+function namingMembers(issue: z.core.$ZodRawIssue): string | undefined {
+  if (issue.code !== 'unrecognized_keys' || !(issue.inst instanceof z.ZodObject)) return undefined
+  return unknownMembers(issue.keys, Object.keys(issue.inst.shape))
+}
+
+/** `unknown member "idd" (did you mean "id"?)`, or the known members when none is near. */
+function unknownMembers(keys: readonly string[], known: readonly string[] | undefined): string {
+  const named = keys.map((key) => {
+    if (known === undefined) return `"${key}"`
+    const near = closest(key, known)
+    return `"${key}" (${near === undefined ? `known members: ${known.join(', ')}` : `did you mean "${near}"?`})`
+  })
+  return `${UNKNOWN_MEMBER}${keys.length > 1 ? 's' : ''} ${named.join(', ')}`
 }
 
 export function formatPath(path: readonly PropertyKey[]): string {
@@ -22,19 +50,21 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out
 }
 
-/** The first problem of a failed parse (zod reports the most useful one first). */
+/** The first problem of a failed parse: an unknown member, else the first zod reports. */
 export function firstProblem(error: z.ZodError): ValidationProblem {
-  const issue = error.issues[0]
-  if (!issue) return { path: '', rule: 'is not valid' }
-  return { path: formatPath(issue.path), rule: describeIssue(issue) }
+  const [first] = allProblems(error)
+  return first ?? { path: '', rule: 'is not valid' }
 }
 
-export function allProblems(error: z.ZodError): ValidationProblem[] {
-  return error.issues.map((issue) => ({ path: formatPath(issue.path), rule: describeIssue(issue) }))
+/** Every problem of a failed parse, unknown members first. */
+function allProblems(error: z.ZodError): ValidationProblem[] {
+  const issues = [...error.issues.filter((i) => i.code === 'unrecognized_keys'), ...error.issues.filter((i) => i.code !== 'unrecognized_keys')]
+  return issues.map((issue) => ({ path: formatPath(issue.path), rule: describeIssue(issue) }))
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'unrecognized_keys') return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`
+  // The message parseNaming() made names the closest known member; zod's own does not.
+  if (issue.code === 'unrecognized_keys') return issue.message.startsWith(UNKNOWN_MEMBER) ? issue.message : unknownMembers(issue.keys, undefined)
   if (issue.code === 'invalid_union' && issue.errors.length > 0) return describeUnion(issue.errors, 'input' in issue ? kindOf(issue.input) : undefined)
   return issue.message
 }
@@ -68,7 +98,7 @@ function expectation(issue: z.core.$ZodIssue): string {
 /** Parses a control-plane body or value; a failure answers 400 naming the field and the rule. */
 export function parseBody<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   if (nestsDeeperThan(value)) throw new InvalidInputError(`Invalid ${what}: the body ${NESTING_RULE}.`)
-  const parsed = schema.safeParse(value)
+  const parsed = parseNaming(schema, value)
   if (parsed.success) return parsed.data
   const problem = firstProblem(parsed.error)
   throw new InvalidInputError(`Invalid ${what}: ${problem.path || 'body'}: ${problem.rule}`, problem.path || undefined)

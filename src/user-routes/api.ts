@@ -11,8 +11,10 @@ import type { RoutesDocumentInput } from './schema.js'
 export interface UserRoutesApi {
   /**
    * Adds the routes and resources of a route document until the next reset, and answers the
-   * routes it added. A document with a problem adds nothing: RouteFileError names the route,
-   * the field and the rule. A `bodyFile` needs a file to be beside: give `body` (or `resolve`).
+   * routes it added. A route of yours with the same id, or a resource with the same name (from a
+   * route file too), is replaced until then; a built-in route's id is refused. A document with a
+   * problem adds nothing: RouteFileError names the route, the field and the rule. A `bodyFile`
+   * needs a file to be beside: give `body` (or `resolve`).
    */
   add(document: RoutesDocumentInput): Promise<RouteInfo[]>
   /** The user's routes now (route files, documents given in code, and those added since). */

@@ -9,9 +9,9 @@ export const PROXIED_ROUTE = 'proxied'
 export const RESERVED_IDS: readonly string[] = ['unmatched', PROXIED_ROUTE]
 
 /**
- * The control plane's prefix: no user route may live under it (the control plane is routed after
- * the user's routes, and a path there is the emulator's own). A test keeps it equal to
- * src/control/route.ts's `CONTROL_PREFIX`.
+ * The control plane's prefix: the kernel matches the control routes first there and never hands a
+ * path under it to another route, so a route of the user's written under it could never answer
+ * and is refused. A test keeps it equal to src/control/route.ts's `CONTROL_PREFIX`.
  */
 export const RESERVED_PREFIX = '/__svc-mock'
 

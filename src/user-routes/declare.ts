@@ -3,7 +3,9 @@
  * document is served (the schema; a path template that can match; an id that is free; no clash
  * with a route that would answer every request it could; placeholders that exist; a `bodyFile`
  * inside the routes folder), then the route definitions the kernel serves, their documentation,
- * and the resources' collections. The first problem refuses the whole document.
+ * and the resources' collections. The first problem refuses the whole document. The routes and
+ * resources it replaces (at run time, those of the user's it declares again) are left out of the
+ * checks, as they will be out of the route table.
  */
 import { readFileSync, realpathSync, statSync } from 'node:fs'
 import { extname, isAbsolute, relative, resolve } from 'node:path'
@@ -19,8 +21,8 @@ import { RouteFileError } from './errors.js'
 import { PlaceholderError, type PlaceholderScope, compileJson, compileString } from './placeholders.js'
 import { itemName, schemaProblem } from './problems.js'
 import { resourceRoutes } from './resource-routes.js'
-import { Resource, idOf } from './resources.js'
-import { type ResourceDeclaration, RoutesDocumentSchema, type UserRoute } from './schema.js'
+import { Resource, idOf, segmentProblem } from './resources.js'
+import { type ResourceDeclaration, type RoutesDocument, RoutesDocumentSchema, type UserRoute } from './schema.js'
 import type { RoutesSource } from './sources.js'
 import { ClashIndex, parseTemplate, placed, templateOf } from './template.js'
 
@@ -29,6 +31,8 @@ export interface UserRouteEntry {
   readonly definition: RouteDefinition
   /** Its documentation, made when a document is asked for (most runs never ask). */
   readonly doc: () => RouteDoc
+  /** The resource it serves, for one of a resource's five routes. */
+  readonly resource?: string
 }
 
 export interface Declaration {
@@ -43,6 +47,13 @@ export interface DeclareKit extends AnswerKit {
   /** Whether a route id is one of the user's (for messages). */
   readonly isUsers: (id: string) => boolean
   readonly resourceNames: () => ReadonlySet<string>
+  /** The ids of the user's routes and the names of the user's resources this document takes the place of. */
+  readonly replaces: (document: RoutesDocument) => Replaced
+}
+
+export interface Replaced {
+  readonly ids: ReadonlySet<string>
+  readonly resources: ReadonlySet<string>
 }
 
 type Problem = (field: string, rule: string) => RouteFileError
@@ -57,7 +68,8 @@ export function declare(source: RoutesSource, kit: DeclareKit): Declaration {
   if (!parsed.success) throw schemaProblem(source.name, parsed.error, data)
   const document = parsed.data
   const raw = data as Record<string, unknown>
-  const placed = new Places(kit)
+  const replaced = kit.replaces(document)
+  const placed = new Places(kit, replaced.ids)
   const routes: UserRouteEntry[] = []
   for (const [index, route] of (document.routes ?? []).entries()) {
     const problem: Problem = (field, rule) => new RouteFileError(source.name, itemName('routes', index, raw.routes), field, rule)
@@ -68,15 +80,16 @@ export function declare(source: RoutesSource, kit: DeclareKit): Declaration {
     routes.push(entry)
   }
   const resources: Array<{ resource: Resource; records: JsonObject[] }> = []
-  const names = new Set(kit.resourceNames())
+  const names = new Set([...kit.resourceNames()].filter((name) => !replaced.resources.has(name)))
   for (const [index, declaration] of (document.resources ?? []).entries()) {
     const problem: Problem = (field, rule) => new RouteFileError(source.name, itemName('resources', index, raw.resources), field, rule)
     if (names.has(declaration.name)) throw problem('name', `a resource named "${declaration.name}" exists already`)
     names.add(declaration.name)
     const { resource, records, access } = resourceOf(declaration, kit, problem)
     for (const { operation, definition, doc } of resourceRoutes(resource, declaration.address ?? 'base', accessCheck(kit.gate, access), access)) {
-      placed.take({ definition, doc }, (field, rule) => problem(field, `its ${operation} route ${definition.id} (${definition.method} ${templateOf(definition.path)}): ${rule}`), 'path')
-      routes.push({ definition, doc })
+      const entry = { definition, doc, resource: declaration.name }
+      placed.take(entry, (field, rule) => problem(field, `its ${operation} route ${definition.id} (${definition.method} ${templateOf(definition.path)}): ${rule}`), 'path')
+      routes.push(entry)
     }
     resources.push({ resource, records })
   }
@@ -91,9 +104,10 @@ class Places {
   /** The ids this document declared so far. */
   readonly #own = new Set<string>()
 
-  constructor(kit: DeclareKit) {
+  /** `replaced`: ids of routes there are now that this document takes the place of. */
+  constructor(kit: DeclareKit, replaced: ReadonlySet<string>) {
     this.#kit = kit
-    for (const definition of kit.taken()) this.#add(definition)
+    for (const definition of kit.taken()) if (!replaced.has(definition.id)) this.#add(definition)
   }
 
   #add(definition: RouteDefinition): void {
@@ -236,10 +250,12 @@ function resourceOf(declaration: ResourceDeclaration, kit: DeclareKit, problem: 
   if (template.pattern.endsWith('/')) throw problem('path', `"${declaration.path}" must not end with "/" (its records live at path/{id})`)
   const idField = declaration.idField ?? DEFAULT_ID_FIELD
   const seen = new Map<string, number>()
-  const records = (declaration.records ?? []) as JsonObject[]
+  const records = declaration.records ?? []
   records.forEach((record, index) => {
     const id = idOf(record[idField])
     if (id === undefined) throw problem(`records[${index}].${idField}`, `a record needs its id field "${idField}", a non-empty string or a number`)
+    const segment = segmentProblem(id)
+    if (segment) throw problem(`records[${index}].${idField}`, `the id "${id}" ${segment}`)
     const twin = seen.get(id)
     if (twin !== undefined) throw problem(`records[${index}].${idField}`, `the id "${id}" is used twice (also records[${twin}])`)
     seen.set(id, index)

@@ -1,8 +1,8 @@
 /**
  * A refused route document in words: which route or resource (its index, and its id or name when
  * it has one), which field, and the rule, with the closest valid name for an unknown field or
- * value. zod's first issue is the one named; inside `auth`'s union, the issue of the branch the
- * value was meant for.
+ * value. An unknown field is named first, else zod's first issue; inside `auth`'s union, the
+ * issue of the branch the value was meant for.
  */
 import type * as z from 'zod'
 import { formatPath } from '../kernel/validation.js'
@@ -21,7 +21,8 @@ export function itemName(section: 'routes' | 'resources', index: number, data: u
 
 /** The error for a document zod refused. */
 export function schemaProblem(file: string, error: z.ZodError, data: unknown): RouteFileError {
-  const first = error.issues[0]
+  // An unknown field first: a typo (`pth`) also leaves its field missing, and the typo is what to fix.
+  const first = error.issues.find((issue) => issue.code === 'unrecognized_keys') ?? error.issues[0]
   if (!first) return new RouteFileError(file, '', '', 'is not valid')
   const { path, rule } = describe(first)
   return located(file, path, rule, data)

@@ -4,14 +4,12 @@
  * the control plane share: list, read, create (an id made when absent), replace, upsert, delete.
  * `emu.resources.get('pools')` and a resolver's `context.resources` hand out the same objects.
  */
-import * as z from 'zod'
 import { NotFoundError } from '../kernel/errors.js'
 import { suggestion } from '../kernel/closest.js'
-import { JsonValue, type JsonObject } from '../kernel/json.js'
+import type { JsonObject, JsonValue } from '../kernel/json.js'
 import { IndexedCollection } from '../kernel/store.js'
+import { RecordSchema } from './record.js'
 import { RecordBodyError, RecordConflictError, RecordNotFoundError } from './wire.js'
-
-const RecordSchema = z.record(z.string(), JsonValue)
 
 /** One resource's records, as tests and resolvers use them. Ids are compared as strings (`1` and `"1"` are one record). */
 export interface ResourceCollection {
@@ -95,6 +93,8 @@ export class Resource implements ResourceCollection {
   async replace(id: string | number, record: JsonObject): Promise<JsonObject> {
     const body = this.#object(record)
     const key = String(id)
+    const problem = segmentProblem(key)
+    if (problem) throw new RecordBodyError(`The ${this.name} record's ${this.idField} "${key}" ${problem}.`)
     const existing = this.#store.get(key)
     if (!existing) throw new RecordNotFoundError(`No ${this.name} record with ${this.idField} "${key}".`)
     const given = body[this.idField]
@@ -124,9 +124,21 @@ export class Resource implements ResourceCollection {
 
   #id(value: JsonValue): string {
     const id = idOf(value)
-    if (id === undefined) throw new RecordBodyError(`A ${this.name} record's ${this.idField} is a string or a number; the body has ${describe(value)}.`)
-    return id
+    if (id === undefined && value !== '') throw new RecordBodyError(`A ${this.name} record's ${this.idField} is a string or a number; the body has ${describe(value)}.`)
+    const key = id ?? ''
+    const problem = segmentProblem(key)
+    if (problem) throw new RecordBodyError(`The ${this.name} record's ${this.idField} "${key}" ${problem}.`)
+    return key
   }
+}
+
+/**
+ * Why an id cannot key a record, or undefined: a record lives at `path/{id}`, so its id is one
+ * path segment, and a URL's path never carries an empty segment, "." or ".." as one.
+ */
+export function segmentProblem(id: string): string | undefined {
+  if (id === '' || id === '.' || id === '..' || id.includes('/')) return 'is not one path segment (a record lives at path/{id}): an id may not be empty, "." or "..", nor hold "/"'
+  return undefined
 }
 
 /** A record's id as its key: a non-empty string, or a finite number. */

@@ -13,6 +13,7 @@ import { documentAs } from '../kernel/docs.js'
 import { JsonValue } from '../kernel/json.js'
 import { FRAMING_HEADERS } from './constants.js'
 import type { UserRouteResolver } from './context.js'
+import { RecordSchema } from './record.js'
 
 export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const
 export const ADDRESSES = ['base', 'auth', 'webhook'] as const
@@ -107,7 +108,7 @@ export const ResourceSchema = z.strictObject({
   idField: z.string().min(1).optional().meta({ description: 'The field holding a record\'s id (default "id").' }),
   address: Address.optional(),
   auth: RouteAuth.optional(),
-  records: z.array(z.record(z.string(), JsonValue)).optional().meta({ description: 'The records it starts with (and returns to on reset); each has its id field.' }),
+  records: z.array(RecordSchema).optional().meta({ description: 'The records it starts with (and returns to on reset); each has its id field.' }),
 })
 
 export const RoutesDocumentSchema = z.strictObject({

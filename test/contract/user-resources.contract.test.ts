@@ -84,6 +84,44 @@ contract(
       expect((await send('GET', POOLS)).body).toEqual(SEED)
     })
 
+    it('refuses an id that is not one path segment (empty, ".", ".." or holding "/") with a 400 naming it, on create and replace, over the control plane and in-process, and stores nothing', async () => {
+      for (const id of ['.', '..', 'a/b', '']) {
+        const made = await send('POST', POOLS, { id, name: 'x' })
+        expect(made.status, JSON.stringify(id)).toBe(400)
+        expect(made.body).toMatchObject({ errorCode: 'BAD_REQUEST', detail: expect.stringContaining(`"${id}"`) })
+        expect((made.body as { detail: string }).detail).toContain('one path segment')
+        const put = await h.control<{ error: string }>('POST', '/resources/pools', { id, name: 'x' })
+        expect(put.status, JSON.stringify(id)).toBe(400)
+        expect(put.body.error).toContain(`"${id}"`)
+        await expect(h.emu.resources.get('pools').create({ id, name: 'x' })).rejects.toThrow(/one path segment/)
+      }
+      const replaced = await send('PUT', `${POOLS}/a%2Fb`, { name: 'x' })
+      expect(replaced.status).toBe(400)
+      expect((replaced.body as { detail: string }).detail).toContain('"a/b"')
+      expect((await send('GET', POOLS)).body).toEqual(SEED)
+    })
+
+    it('refuses a route file whose record has an id that is not one path segment, naming the record', async () => {
+      const refused = await h.control<{ error: string; field: string }>('POST', '/routes', { resources: [{ name: 'dots', path: '/dots', records: [{ id: 'd-1' }, { id: '..' }] }] })
+      expect(refused.status).toBe(400)
+      expect(refused.body.field).toBe('resources[0].records[1].id')
+      expect(refused.body.error).toMatch(/"\.\.".*one path segment/)
+    })
+
+    it('keeps a member named __proto__ as the member it is: in a route file\'s records, a POST and a PUT body, and what GET answers', async () => {
+      const records = JSON.parse('[{"id": "r-1", "__proto__": {"admin": true}, "nested": {"__proto__": 1}}]') as unknown
+      expect((await h.control('POST', '/routes', { resources: [{ name: 'roles', path: '/roles', records }] })).status).toBe(201)
+      const text = async (path: string): Promise<string> => await (await h.fetch(path, { headers: APP_KEY })).text()
+      expect(await text('/roles/r-1')).toBe('{"id":"r-1","__proto__":{"admin":true},"nested":{"__proto__":1}}')
+      const post = await send('POST', '/roles', '{"id": "r-2", "__proto__": "kept"}')
+      expect(post.status).toBe(201)
+      expect(await text('/roles/r-2')).toBe('{"id":"r-2","__proto__":"kept"}')
+      expect((await send('PUT', '/roles/r-2', '{"__proto__": ["still"]}')).status).toBe(200)
+      expect(await text('/roles/r-2')).toBe('{"__proto__":["still"],"id":"r-2"}')
+      expect(await text('/roles')).toBe('[{"id":"r-1","__proto__":{"admin":true},"nested":{"__proto__":1}},{"__proto__":["still"],"id":"r-2"}]')
+      expect(Object.keys(h.emu.resources.get('roles').get('r-2') ?? {})).toEqual(['__proto__', 'id'])
+    })
+
     it('goes through the gate as the resource says: a valid credential by default, or none', async () => {
       const refused = await send('GET', POOLS, undefined, {})
       expect(refused.status).toBe(401)

@@ -1,6 +1,7 @@
 /**
  * Routes added at run time (`POST /__svc-mock/routes`, `emu.userRoutes.add()`): served at once on
- * every way in, until the next reset; a document with a problem is a 400 naming the route, the
+ * every way in, until the next reset; one posted again replaces the route or resource of the same
+ * id or name (a built-in route never); a document with a problem is a 400 naming the route, the
  * field and the rule (with the closest valid name), and nothing it declared is served.
  */
 import { expect, it } from 'vitest'
@@ -42,16 +43,44 @@ contract('your routes added at run time', (h) => {
     expect(await (await spaces()).json()).toEqual({ who: 'default-app-key' })
   })
 
-  it('a route added later may not clash with one there already (400 naming both), nor take its id', async () => {
+  it('a route added later may not clash with one there already under another id (400 naming both)', async () => {
     expect((await h.control('POST', '/routes', SPACES)).status).toBe(201)
     const clash = await h.control<Refusal>('POST', '/routes', { routes: [{ id: 'spaces.again', method: 'GET', path: '/package-manager/api/spaces' }] })
     expect(clash.status).toBe(400)
     expect(clash.body.error).toContain('clashes with your route spaces.list (GET /package-manager/api/spaces)')
     expect(clash.body.field).toBe('routes[0].path')
-    const taken = await h.control<Refusal>('POST', '/routes', { routes: [{ id: 'spaces.list', method: 'POST', path: '/package-manager/api/spaces' }] })
-    expect(taken.body.error).toContain('the id "spaces.list" is taken by your route spaces.list')
-    const resource = await h.control<Refusal>('POST', '/routes', { resources: [{ name: 'jobs', path: '/integration/api/other-jobs' }] })
-    expect(resource.body.error).toContain('a resource named "jobs" exists already')
+  })
+
+  it('a document posted again replaces your routes and resources of the same id or name (201), until the next reset', async () => {
+    expect((await h.control('POST', '/routes', SPACES)).status).toBe(201)
+    expect((await h.control('POST', '/routes', SPACES)).status).toBe(201)
+    expect(h.emu.userRoutes.list().map((r) => r.id)).toEqual(['spaces.list', 'jobs.list', 'jobs.read', 'jobs.create', 'jobs.replace', 'jobs.delete'])
+    const changed: RoutesDocumentInput = {
+      routes: [{ id: 'spaces.list', method: 'GET', path: '/package-manager/api/spaces', response: { body: [{ id: 's-2', name: 'Changed' }] } }],
+      resources: [{ name: 'jobs', path: '/integration/api/v2/jobs', records: [{ id: 'j-9' }] }],
+    }
+    expect((await h.control('POST', '/routes', changed)).status).toBe(201)
+    expect(await (await spaces()).json()).toEqual([{ id: 's-2', name: 'Changed' }])
+    expect((await h.fetch('/integration/api/jobs/j-1', { headers: APP_KEY })).status).toBe(404)
+    expect(await (await h.fetch('/integration/api/v2/jobs', { headers: APP_KEY })).json()).toEqual([{ id: 'j-9' }])
+    expect((await h.control('GET', '/resources')).body).toEqual([{ name: 'jobs', path: '/integration/api/v2/jobs', idField: 'id', count: 1 }])
+    // The same id on another method or path is that route replaced, not a second route.
+    expect((await h.control('POST', '/routes', { routes: [{ id: 'spaces.list', method: 'POST', path: '/package-manager/api/spaces', auth: 'none', response: { status: 201 } }] })).status).toBe(201)
+    expect((await spaces()).status).toBe(405)
+    expect(h.emu.userRoutes.list().filter((r) => r.id === 'spaces.list')).toHaveLength(1)
+    await h.control('POST', '/reset')
+    expect(h.emu.userRoutes.list()).toEqual([])
+  })
+
+  it('never replaces a built-in route, nor one route of a resource the document does not declare again (400: the id is taken)', async () => {
+    const builtIn = await h.control<Refusal>('POST', '/routes', { routes: [{ id: 'auth.team', method: 'GET', path: '/mine/team' }] })
+    expect(builtIn.status).toBe(400)
+    expect(builtIn.body.error).toContain('the id "auth.team" is taken by the built-in route auth.team')
+    expect((await h.control('POST', '/routes', SPACES)).status).toBe(201)
+    const part = await h.control<Refusal>('POST', '/routes', { routes: [{ id: 'jobs.list', method: 'GET', path: '/other/jobs' }] })
+    expect(part.status).toBe(400)
+    expect(part.body.error).toContain('the id "jobs.list" is taken by your route jobs.list')
+    expect((await h.fetch('/api/cloud/team', { headers: APP_KEY })).status).toBe(200)
   })
 
   it('refuses a document with a problem (400 naming the route, field and rule), and serves nothing it declared', async () => {
@@ -81,6 +110,8 @@ contract('your routes added at run time', (h) => {
       [{ resources: [{ name: 'r', path: '/r', records: [{ id: 1 }, { id: '1' }] }] }, 'resources[0].records[1].id', /used twice/],
       [{ resources: [{ name: 'r', path: '/api/cloud/team' }] }, 'resources[0].path', /its list route r\.list \(GET \/api\/cloud\/team\): clashes with the built-in route auth\.team/],
       [{ route: [] }, 'route', /unknown field "route" \(did you mean "routes"\?\)/],
+      [{ routes: [{ id: 'a', method: 'GET', pth: '/a' }] }, 'routes[0].pth', /unknown field "pth" \(did you mean "path"\?\)/],
+      [{ resources: [{ nme: 'r', path: '/r' }] }, 'resources[0].nme', /unknown field "nme" \(did you mean "name"\?\)/],
     ]
     for (const [document, field, error] of cases) {
       const refused = await h.control<Refusal>('POST', '/routes', document)
@@ -102,3 +133,24 @@ contract('your routes added at run time', (h) => {
     expect(error).toMatchObject({ item: 'routes[0] (id "x")', field: 'response.body' })
   })
 })
+
+contract(
+  'your routes from a route file, posted again at run time',
+  (h) => {
+    it('a route file\'s routes and resource posted again (as docs/routes.md does) are replaced until the next reset, when the file\'s return', async () => {
+      expect((await h.control('POST', '/routes', SPACES)).status).toBe(201)
+      const replaced: RoutesDocumentInput = {
+        routes: [{ id: 'spaces.list', method: 'GET', path: '/package-manager/api/spaces', response: { body: [] } }],
+        resources: [{ name: 'jobs', path: '/integration/api/jobs', records: [{ id: 'j-2' }] }],
+      }
+      expect((await h.control('POST', '/routes', replaced)).status).toBe(201)
+      expect(await (await h.fetch('/package-manager/api/spaces', { headers: APP_KEY })).json()).toEqual([])
+      expect(await (await h.fetch('/integration/api/jobs', { headers: APP_KEY })).json()).toEqual([{ id: 'j-2' }])
+      await h.control('POST', '/reset')
+      expect(await (await h.fetch('/package-manager/api/spaces', { headers: APP_KEY })).json()).toEqual([{ id: 's-1', name: 'Default' }])
+      expect(await (await h.fetch('/integration/api/jobs', { headers: APP_KEY })).json()).toEqual([{ id: 'j-1' }])
+      expect(h.emu.userRoutes.list().map((r) => r.id)).toEqual(['spaces.list', 'jobs.list', 'jobs.read', 'jobs.create', 'jobs.replace', 'jobs.delete'])
+    })
+  },
+  { routes: SPACES },
+)

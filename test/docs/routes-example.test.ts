@@ -18,10 +18,12 @@ describe("docs/routes.md's data-pools example", async () => {
   afterAll(() => emu.close())
   const call = (path: string, init: RequestInit = {}): Promise<Response> => emu.handle(new Request(`https://acme.svc-mock.test${path}`, { ...init, headers: { ...APP_KEY, ...init.headers } }))
 
-  it('is the file the page writes, byte for byte', () => {
+  it('is the file the page writes, byte for byte but for $schema, which each gives from where it stands (the package\'s docs/examples/, a project\'s routes/)', () => {
     const written = /cat > routes\/data-pools\.json <<'EOF'\n([\s\S]*?)\nEOF\n/.exec(PAGE)?.[1]
     expect(written).toBeDefined()
-    expect(`${written ?? ''}\n`).toBe(readFileSync(FILE, 'utf8'))
+    const packaged = readFileSync(FILE, 'utf8')
+    expect(packaged).toContain('"$schema": "../routes.schema.json",')
+    expect(`${written ?? ''}\n`).toBe(packaged.replace('"$schema": "../routes.schema.json",', '"$schema": "../node_modules/svc-mock/docs/routes.schema.json",'))
   })
 
   it('lists, reads, creates, replaces and deletes pools', async () => {

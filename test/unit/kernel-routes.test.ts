@@ -75,6 +75,30 @@ describe('a fallback route', () => {
   })
 })
 
+describe('the prefix the control routes reserve', () => {
+  const greedy = [route('any.two', 'GET', '/:a/:b'), route('any.one', '*', '/:a'), route('control.health', 'GET', '/__own/health', { control: true })]
+
+  it('is matched before any other route, even one registered earlier whose pattern matches the path', async () => {
+    const { pipeline: p } = pipeline(greedy)
+    expect((await p.serve(request('GET', '/__own/health'), 'server')).body).toBe('{"route":"control.health"}')
+    expect((await p.serve(request('GET', '/tenant/health'), 'server')).body).toBe('{"route":"any.two"}')
+  })
+
+  it('answers a path under it no control route serves with the control plane\'s 404 or 405, never another route or the fallback', async () => {
+    const { pipeline: p, journal } = pipeline(greedy, route('proxied', '*', '/*'))
+    const missing = await p.serve(request('GET', '/__own/other'), 'server')
+    expect(missing.status).toBe(404)
+    expect(JSON.parse(String(missing.body))).toMatchObject({ error: 'Not Found', closest: 'GET /__own/health (control.health)' })
+    expect((await p.serve(request('POST', '/__own/health'), 'server')).status).toBe(405)
+    expect((await p.serve(request('GET', '/__own'), 'server')).status).toBe(404)
+    expect(journal.list().map((e) => e.route)).toEqual(['unmatched', 'unmatched', 'unmatched'])
+  })
+
+  it('is a control route\'s fixed first segment: one that begins with a parameter is refused', () => {
+    expect(() => pipeline([route('control.bad', 'GET', '/:x/state', { control: true })])).toThrow(/must begin with a fixed segment/)
+  })
+})
+
 describe('a domain whose routes change at run time', () => {
   /** A domain that serves whatever is in its list, and tells the kernel when the list changes. */
   function growing(): { module: DomainModule<'growing'>; add(definition: RouteDefinition): void; seen(): string[] } {

@@ -2,14 +2,18 @@
  * What the published package holds and says about itself: where it lives (repository, homepage,
  * bugs, keywords), the msw peer range, every file the README links to (the screenshot included),
  * and source maps that carry their sources (src/ is not shipped). Read from `npm pack --dry-run`.
+ * And its package.json: no install-time script in the tarball, while a clone still builds.
  */
 import { execFileSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const manifest = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as {
+  scripts: Record<string, string>
   repository?: { url?: string }
   homepage?: string
   bugs?: { url?: string }
@@ -76,4 +80,27 @@ describe('the package', () => {
     const naming = [...reached].filter((f) => /(?<![\w.])(Buffer\b(?!\.)|NodeJS\.)|['"]node:/.test(strip(readFileSync(`${ROOT}${f}`, 'utf8'))))
     expect(naming).toEqual([])
   })
+})
+
+describe("the packed package's package.json", () => {
+  it('carries no install-time script (npm warns of each on install), a clone still builds on npm install, and packing leaves the working tree\'s package.json byte for byte as it was', () => {
+    expect(manifest.scripts.prepare).toBe('npm run build')
+    // Packed in a copy whose build is a stand-in, so the real dist/ is not rebuilt under the other tests.
+    const dir = mkdtempSync(join(tmpdir(), 'svc-mock-pack-'))
+    try {
+      mkdirSync(join(dir, 'scripts'))
+      copyFileSync(`${ROOT}package.json`, join(dir, 'package.json'))
+      copyFileSync(`${ROOT}scripts/pack-manifest.js`, join(dir, 'scripts/pack-manifest.js'))
+      writeFileSync(join(dir, 'scripts/build.js'), '')
+      execFileSync('npm', ['pack', '--pack-destination', dir], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+      const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz')) ?? ''
+      const packed = JSON.parse(execFileSync('tar', ['-xzOf', join(dir, tarball), 'package/package.json'], { encoding: 'utf8' })) as { scripts: Record<string, string>; name: string }
+      expect(packed.name).toBe('svc-mock')
+      expect(Object.keys(packed.scripts).filter((name) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(name))).toEqual([])
+      expect(readFileSync(join(dir, 'package.json'), 'utf8')).toBe(readFileSync(`${ROOT}package.json`, 'utf8'))
+      expect(readdirSync(dir).sort()).toEqual(['package.json', 'scripts', tarball].sort())
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
 })

@@ -25,7 +25,7 @@ describe('ScenarioCatalogue', () => {
     [{ name: 'a', description: 'x', routes: 7 }, 'routes', /^expected a string or an array, received number$/],
     [{ name: 'a', description: 'x', rules: [{ delay: { $param: 'ms' } }] }, 'rules[0].delay', /refers to parameter "ms"/],
     [{ name: 'a', description: 'x', rules: [{ fault: 'network-error', error: 'not-found' }] }, 'rules[0]', /at most one of/],
-    [{ name: 'a', description: 'x', colour: 'red' }, '', /unknown field "colour"/],
+    [{ name: 'a', description: 'x', colour: 'red' }, '', /unknown member "colour"/],
     [{ name: 'a', description: 'x', params: { ms: { type: 'number' } } }, 'params.ms', /is required/],
   ])('names the field of %j', (content, path, rule) => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-mock-scenarios-'))
@@ -42,6 +42,19 @@ describe('ScenarioCatalogue', () => {
     expect(error).toBeInstanceOf(ScenarioError)
     expect(error).toMatchObject({ file, path })
     expect((error as ScenarioError).rule).toMatch(rule)
+  })
+
+  it('names an unknown member and the closest known one, before what its absence leaves missing', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-mock-scenarios-'))
+    const cases: Array<[object, string, string]> = [
+      [{ nme: 'a', description: 'x' }, '', 'unknown member "nme" (did you mean "name"?)'],
+      [{ name: 'a', description: 'x', rules: [{ rout: 'auth.*', delay: 5 }] }, 'rules[0]', 'unknown member "rout" (did you mean "route"?)'],
+      [{ name: 'a', description: 'x', zzz: 1 }, '', 'unknown member "zzz" (known members: $schema, name, description, summary, params, routes, settings, rules, parts)'],
+    ]
+    for (const [content, path, rule] of cases) {
+      const file = write(dir, 'typo.json', content)
+      expect(() => new ScenarioCatalogue(noSettings).addFile(file)).toThrow(expect.objectContaining({ path, rule }))
+    }
   })
 
   it('says when a file is not JSON, and when a folder does not exist', () => {

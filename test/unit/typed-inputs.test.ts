@@ -82,7 +82,7 @@ describe('a typo is a type error, and still a 400 at run time', async () => {
     // @ts-expect-error "txt" is not a field type
     await expect(emu.webhooks.create({ name: 'x', dataStructure: [{ name: 'a', type: 'txt' }] })).rejects.toThrow(InvalidInputError)
     // @ts-expect-error "outcom" is not a flow field
-    await expect(emu.webhooks.updateFlow('orders', { outcom: 'fail' })).rejects.toThrow(/unknown field "outcom"/)
+    await expect(emu.webhooks.updateFlow('orders', { outcom: 'fail' })).rejects.toThrow(/unknown member "outcom" \(did you mean "outcome"\?\)/)
     // @ts-expect-error "explode" is not an outcome
     await expect(emu.webhooks.updateFlow('orders', { outcome: 'explode' })).rejects.toThrow(InvalidInputError)
     await emu.webhooks.updateFlow('orders', { active: false, response: { status: 302, headers: { location: '/next' } } })

@@ -9,7 +9,7 @@ import { ScenarioError, UnknownScenarioError } from '../errors.js'
 import { NESTING_RULE, nestsDeeperThan } from '../nesting.js'
 import type { RouteDefinition } from '../route.js'
 import { isPlainObject } from '../settings.js'
-import { firstProblem, type ValidationProblem } from '../validation.js'
+import { firstProblem, parseNaming, type ValidationProblem } from '../validation.js'
 import { checkRoutes } from './route-check.js'
 import { type ParamSpec, type ParamValue, type ScenarioFile, ScenarioFileSchema } from './schema.js'
 
@@ -54,7 +54,7 @@ export class ScenarioCatalogue {
   add(raw: unknown, source = 'inline'): ScenarioDefinition {
     if (nestsDeeperThan(raw)) throw new ScenarioError(source, '', NESTING_RULE)
     // reportInput: a value of the wrong type is named by its type in the message.
-    const parsed = ScenarioFileSchema.safeParse(raw, { reportInput: true })
+    const parsed = parseNaming(ScenarioFileSchema, raw, { reportInput: true })
     if (!parsed.success) {
       const problem = firstProblem(parsed.error)
       throw new ScenarioError(source, problem.path, problem.rule)
