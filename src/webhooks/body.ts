@@ -1,9 +1,10 @@
 /**
- * Reading a webhook call's body: the media type and its parameters, and text decoding, chunk by
- * chunk as the body streams in, that refuses bytes the declared charset cannot read, so a wrong
- * charset is a 400 with the reason, never mojibake in the bundle. (The pipeline refuses a body
- * over the limit by Content-Length before it is read, and the body refuses it while it streams
- * otherwise, so nothing past the limit is ever kept.)
+ * Reading a webhook call's body: the media type and its parameters, and text decoding that refuses
+ * bytes the declared charset cannot read, so a wrong charset is a 400 with the reason, never
+ * mojibake in the bundle. (The pipeline refuses a body over the limit by Content-Length before it
+ * is read, and the body refuses it while it streams otherwise, so nothing past the limit is ever
+ * kept; text is decoded only once the last byte is in, so reading a body up to the limit costs the
+ * same whatever its type.)
  */
 import { TextDecoder } from 'node:util'
 import type { RequestBody } from '../kernel/request.js'
@@ -101,7 +102,11 @@ export function wholeDecoder(charset: string | undefined): TextDecoder {
   return decoder
 }
 
-/** Reads the whole body as text in its charset, decoding chunk by chunk as it streams in. */
+/**
+ * Reads the whole body as text in its charset. While it streams a chunk is only kept, so the socket
+ * is read as fast for text as for any other body and one over the limit is refused as soon as its
+ * count passes it; the chunks are decoded once the last is in, each let go once decoded.
+ */
 export async function readText(body: RequestBody, charset: string | undefined, what: string): Promise<{ text: string; bytes: number }> {
   if (body.kept() !== undefined) {
     const decoder = wholeDecoder(charset)
@@ -109,10 +114,12 @@ export async function readText(body: RequestBody, charset: string | undefined, w
     return { text: decodeChunk(decoder, bytes, false, what), bytes: bytes.byteLength }
   }
   const decoder = decoderFor(charset)
-  const parts: string[] = []
+  const chunks: Uint8Array[] = []
   const bytes = await body.each((chunk) => {
-    parts.push(decodeChunk(decoder, chunk, true, what))
+    chunks.push(chunk)
   })
+  const parts: string[] = []
+  for (let chunk = chunks.shift(); chunk !== undefined; chunk = chunks.shift()) parts.push(decodeChunk(decoder, chunk, true, what))
   parts.push(decodeChunk(decoder, undefined, false, what))
   return { text: parts.join(''), bytes }
 }

@@ -337,6 +337,22 @@ contract('webhooks: payload limit of 5,242,880 bytes', (h) => {
     expect(h.emu.webhooks.executions('orders')).toEqual([])
   })
 
+  // Text is decoded only once the last byte is in, so the byte count decides first, as it does from a Content-Length.
+  it.each([
+    ['application/json', '/hooks/orders', '{"orderId":"\xff'],
+    ['text/plain', '/hooks/orders', '\xff'],
+    [undefined, '/hooks/orders', '\xff'],
+    ['application/x-www-form-urlencoded', '/hooks/orders', 'orderId=%FF'],
+    ['multipart/form-data; boundary=b', '/hooks/uploads', '--b\r\nContent-Disposition: form-data; name="title"\r\n\r\n\xff\r\n--b\r\nContent-Disposition: form-data; name="file"; filename="f"\r\n\r\n'],
+  ])('a body over the limit streamed without Content-Length is refused 413 even when its first bytes are not valid in its charset (Content-Type %s)', async (type, path, head) => {
+    const bytes = Buffer.alloc(LIMIT + 1, 0x61)
+    bytes.write(head, 'latin1')
+    const headers = type === undefined ? {} : { 'content-type': type }
+    const answer = await call(h, path, { method: 'POST', body: streamOf(bytes), headers, duplex: 'half' } as RequestInit)
+    expect(answer.status).toBe(413)
+    expect(answer.text).toBe('Payload Too Large')
+  })
+
   it('a multipart upload just under the limit is accepted, just over is refused', async () => {
     const boundary = 'limit-boundary'
     const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`)
