@@ -12,6 +12,7 @@ import { Agent, fetch as fetchWith } from 'undici'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { makeAuthority, makeServerCertificate } from '../src/tls/certificates.js'
 import { killStarted, runCli, spawnCli } from './support/cli.js'
+import { writeUnconstrainedCa } from './support/old-ca.js'
 
 const scratch = mkdtempSync(join(tmpdir(), 'svc-mock-cli-https-'))
 afterEach(killStarted)
@@ -93,6 +94,54 @@ describe('svc-mock --https', () => {
     expect(output).toMatch(/\/__svc-mock\/ca\.pem/)
     expect(output).toContain(`curl --cacert ${caFile} -u ci-client:ci-secret`)
     child.kill('SIGTERM')
+  })
+})
+
+describe('a local CA made by an older svc-mock, without name constraints', () => {
+  it('svc-mock ca replaces it, saying so in one line on standard error, and prints the new one\'s path', async () => {
+    const dir = freshCaDir()
+    const old = await writeUnconstrainedCa(dir)
+    const result = await runCli(['ca'], { SVC_MOCK_CA_DIR: dir })
+    expect(result.code).toBe(0)
+    expect(result.stdout).toBe(`${join(dir, 'ca.pem')}\n`)
+    expect(result.stderr).toMatch(/^svc-mock: made a new local certificate authority in \S+ca\.pem: the one there was made by an older svc-mock and could vouch for any name; clients that trusted it must trust the new one\n$/)
+    expect(readFileSync(join(dir, 'ca.pem'), 'utf8')).not.toBe(old)
+    expect(await runCli(['ca'], { SVC_MOCK_CA_DIR: dir })).toEqual({ code: 0, stdout: `${join(dir, 'ca.pem')}\n`, stderr: '' })
+  })
+
+  it('--https replaces it, saying so in one line, and presents a certificate the new CA signed', async () => {
+    const dir = freshCaDir()
+    await writeUnconstrainedCa(dir)
+    const child = spawnCli(['--port', '0', '--https', '--log', 'json'], { SVC_MOCK_CA_DIR: dir })
+    let stderr = ''
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()))
+    const listening = await new Promise<{ url: string; caFile: string }>((resolve) => {
+      let stdout = ''
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString()
+        if (stdout.includes('\n')) resolve(JSON.parse(stdout.split('\n')[0] ?? '') as { url: string; caFile: string })
+      })
+    })
+    expect((await fetchWith(`${listening.url}/__svc-mock/health`, { dispatcher: trusting(listening.caFile) })).status).toBe(200)
+    child.kill('SIGTERM')
+    await exited
+    const warnings = stderr.trim().split('\n').map((line) => JSON.parse(line) as { level: string; msg: string })
+    expect(warnings).toEqual([expect.objectContaining({ level: 'warn', msg: expect.stringMatching(/^made a new local CA in \S+ca\.pem: the one there was made by an older svc-mock/) })])
+  })
+})
+
+describe('--https with a name the local CA cannot vouch for', () => {
+  it('exits 2 naming --public-url (or its variable, or --host) and saying to use --tls-cert/--tls-key', async () => {
+    const flag = await runCli(['--https', '--public-url', 'https://svc-mock.example.com:8443'])
+    expect(flag.code).toBe(2)
+    expect(flag.stderr).toContain("--public-url: svc-mock.example.com is not a name svc-mock's local CA can vouch for (localhost, *.localhost, *.test, *.internal, 127.0.0.0/8 and ::1 only). Serve a certificate of your own for it with --tls-cert FILE --tls-key FILE")
+    const variable = await runCli(['--https'], { SVC_MOCK_PUBLIC_URL: 'https://svc-mock.example.com' })
+    expect(variable.code).toBe(2)
+    expect(variable.stderr).toContain('SVC_MOCK_PUBLIC_URL: svc-mock.example.com is not a name')
+    const host = await runCli(['--https', '--host', '192.0.2.7'])
+    expect(host.code).toBe(2)
+    expect(host.stderr).toContain('--host: 192.0.2.7 is not a name')
   })
 })
 

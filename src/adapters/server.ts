@@ -92,6 +92,7 @@ export async function startServer<Custom extends string = never>(options: Server
   const run = readRunInputs(options)
   const logger = typeof options.log === 'object' ? options.log : createLogger(options.log ?? 'silent')
   const tls = options.https ? await tlsFor(options.https, host, options.publicUrl) : undefined
+  if (tls?.caReplaced === true) logger.warn(`made a new local CA in ${tls.caFile ?? ''}: the one there was made by an older svc-mock and could vouch for any name; clients that trusted it must trust the new one`)
   const listening = await listen(port, host, requestTimeout, tls)
   const origin = options.publicUrl ?? listening.url
   // A team is the run's emulator at an origin of its own, with its own fixtures, seed and scenarios after the run's.
@@ -223,9 +224,11 @@ async function listen(port: number, host: string, requestTimeout: number, tls: S
   }
 }
 
-/** What an HTTPS server presents (the TLS module loads only for HTTPS). */
+/** What an HTTPS server presents (the TLS module loads only for HTTPS); the local CA vouches for local names only. */
 async function tlsFor(https: true | TlsCertificate, host: string, publicUrl: string | undefined): Promise<ServerTls> {
-  const { serverNames, serverTls } = await import('../tls/index.js')
+  const { LOCAL_NAMES_TEXT, serverNames, serverTls, unvouchableName } = await import('../tls/index.js')
+  const outside = https === true ? unvouchableName(host, publicUrl) : undefined
+  if (outside) throw new ConfigError(outside.option, `${outside.name} is not a name svc-mock's local CA can vouch for (${LOCAL_NAMES_TEXT} only): give https: { cert, key } of your own for it`)
   return await serverTls(https, serverNames(host, publicUrl))
 }
 
