@@ -30,7 +30,7 @@ export interface ServerOptions<Custom extends string = string> extends Omit<Emul
   port?: number
   /** Address to bind. Default 127.0.0.1 (loopback only). */
   host?: string
-  /** A request (headers and body) not received within this many milliseconds is answered 408. Default 30 000. */
+  /** A request (headers and body) not received within this many milliseconds is answered 408, and a TLS handshake not done within it is closed. Default 30 000. */
   requestTimeoutMs?: number
   /**
    * The address clients use, when it is not `http://host:port` (behind a proxy, or a container's
@@ -170,7 +170,8 @@ async function listen(port: number, host: string, requestTimeout: number, tls: S
     if (listener) listener(req, res)
     else pending.push(() => listener?.(req, res))
   }
-  const server: Server = tls ? (await import('node:https')).createServer({ ...timeouts, cert: tls.cert, key: tls.key }, onRequest) : createServer(timeouts, onRequest)
+  // A TLS handshake that stalls (half a ClientHello) is closed as soon as a stalled request would be.
+  const server: Server = tls ? (await import('node:https')).createServer({ ...timeouts, handshakeTimeout: requestTimeout, cert: tls.cert, key: tls.key }, onRequest) : createServer(timeouts, onRequest)
   // `Expect: 100-continue`: Node would send `100 Continue` at once; the listener sends it only when
   // the route reads the body, so a body over the limit by its Content-Length gets the 413 instead.
   server.on('checkContinue', (req, res) => {
