@@ -1,11 +1,12 @@
 /**
  * The `svc-mock` command over HTTPS, run as a user runs it (the built bin in a child process):
  * `svc-mock ca`, `--https` with the CA's path in the banner and the JSON listening line, a
- * certificate of your own with `--tls-cert`/`--tls-key` and exit 2 for a bad one, and
- * `svc-mock exec --https` giving its command what it needs to trust the CA.
+ * certificate of your own with `--tls-cert`/`--tls-key` and exit 2 for a bad one, a CA of an
+ * older svc-mock replaced, a public URL the CA cannot vouch for refused, and `svc-mock exec
+ * --https` giving its command one trust bundle that keeps what the environment trusted before.
  */
 import type { ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Agent, fetch as fetchWith } from 'undici'
@@ -35,6 +36,9 @@ function start(args: string[], env: Record<string, string> = {}, until = '"event
     child.on('exit', (code) => reject(new Error(`svc-mock exited with ${String(code)} before listening:\n${output}`)))
   })
 }
+
+/** The variables exec points at its trust bundle. */
+const TRUST = ['NODE_EXTRA_CA_CERTS', 'REQUESTS_CA_BUNDLE', 'SSL_CERT_FILE', 'CURL_CA_BUNDLE']
 
 const trusting = (caFile: string): Agent => new Agent({ connect: { ca: readFileSync(caFile, 'utf8') } })
 
@@ -194,33 +198,47 @@ describe('svc-mock exec --https', () => {
   const script = `
     const env = process.env
     const health = await fetch(env.SVC_MOCK_URL + '/__svc-mock/health').then((r) => r.json())
-    console.log(JSON.stringify({ health: health.status, url: env.SVC_MOCK_URL, base: env.SVC_MOCK_BASE_URL, caFile: env.SVC_MOCK_CA_FILE, node: env.NODE_EXTRA_CA_CERTS, requests: env.REQUESTS_CA_BUNDLE, ssl: env.SSL_CERT_FILE ?? null }))
+    console.log(JSON.stringify({ health: health.status, url: env.SVC_MOCK_URL, base: env.SVC_MOCK_BASE_URL, caFile: env.SVC_MOCK_CA_FILE, trust: ${JSON.stringify(TRUST)}.map((name) => env[name]) }))
   `
+  const certificates = (pem: string): string[] => [...pem.matchAll(/-----BEGIN CERTIFICATE-----([^-]+)-----END CERTIFICATE-----/g)].map((m) => (m[1] ?? '').replace(/\s+/g, ''))
 
-  it('gives the command https addresses, SVC_MOCK_CA_FILE, NODE_EXTRA_CA_CERTS (so Node.js trusts the CA) and a REQUESTS_CA_BUNDLE that holds the CA and the usual roots', async () => {
+  it('gives the command https addresses and SVC_MOCK_CA_FILE, and points the four trust variables at one bundle of the CA and the system\'s roots, removed when it ends', async () => {
     const dir = freshCaDir()
-    const result = await runCli(['exec', '--https', '--log', 'silent', '--', process.execPath, '--input-type=module', '-e', script], { SVC_MOCK_CA_DIR: dir, NODE_EXTRA_CA_CERTS: undefined, REQUESTS_CA_BUNDLE: undefined, SSL_CERT_FILE: undefined })
+    const unset = Object.fromEntries(TRUST.map((name) => [name, undefined]))
+    // Node.js calls svc-mock and prints what it was given, then the bundle is shown.
+    const command = '"$1" --input-type=module -e "$0" && cat "$SSL_CERT_FILE"'
+    const result = await runCli(['exec', '--https', '--log', 'silent', '--', 'sh', '-c', command, script, process.execPath], { SVC_MOCK_CA_DIR: dir, ...unset })
     expect(result.code).toBe(0)
-    const seen = JSON.parse(result.stdout) as Record<string, string | null>
+    const [first = '', ...rest] = result.stdout.split('\n')
+    const seen = JSON.parse(first) as { health: string; url: string; base: string; caFile: string; trust: string[] }
     const caFile = join(dir, 'ca.pem')
-    expect(seen).toMatchObject({ health: 'ok', caFile, node: caFile, ssl: null })
+    expect(seen).toMatchObject({ health: 'ok', caFile })
     expect(seen.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/)
     expect(seen.base).toBe(seen.url)
-    const bundle = readFileSync(seen.requests ?? '', 'utf8')
-    expect(bundle.startsWith(readFileSync(caFile, 'utf8').trim())).toBe(true)
-    expect(bundle.match(/BEGIN CERTIFICATE/g)?.length ?? 0).toBeGreaterThan(100)
+    const bundleFile = seen.trust[0] ?? ''
+    expect(seen.trust).toEqual(TRUST.map(() => bundleFile))
+    const bundle = certificates(rest.join('\n'))
+    expect(bundle[0]).toBe(certificates(readFileSync(caFile, 'utf8'))[0])
+    expect(bundle.length).toBeGreaterThan(100)
+    expect(existsSync(bundleFile)).toBe(false)
   })
 
-  it('leaves NODE_EXTRA_CA_CERTS and REQUESTS_CA_BUNDLE alone when the user set them', async () => {
+  it('a CI image that set them keeps what they named and trusts svc-mock too: curl reaches it with no flag; a file that cannot be read is said and left out', async () => {
     const dir = freshCaDir()
-    const own = join(scratch, 'users-own.pem')
-    writeFileSync(own, readFileSync(join(process.env.SVC_MOCK_CA_DIR ?? '', 'ca.pem')))
-    const result = await runCli(['exec', '--https', '--log', 'silent', '--', process.execPath, '-e', 'console.log(JSON.stringify([process.env.NODE_EXTRA_CA_CERTS, process.env.REQUESTS_CA_BUNDLE, process.env.SVC_MOCK_CA_FILE]))'], {
-      SVC_MOCK_CA_DIR: dir,
-      NODE_EXTRA_CA_CERTS: own,
-      REQUESTS_CA_BUNDLE: own,
-    })
+    const corporate = join(scratch, 'corporate.pem')
+    const certifi = join(scratch, 'certifi.pem')
+    writeFileSync(corporate, (await makeAuthority()).cert)
+    writeFileSync(certifi, `${(await makeAuthority()).cert}\n${(await makeAuthority()).cert}`)
+    const env = { SVC_MOCK_CA_DIR: dir, NODE_EXTRA_CA_CERTS: corporate, REQUESTS_CA_BUNDLE: certifi, SSL_CERT_FILE: certifi, CURL_CA_BUNDLE: join(scratch, 'gone.pem') }
+    const command = 'curl -sS --fail "$SVC_MOCK_URL/__svc-mock/health" && cat "$CURL_CA_BUNDLE"'
+    const result = await runCli(['exec', '--https', '--', 'sh', '-c', command], env)
     expect(result.code).toBe(0)
-    expect(JSON.parse(result.stdout)).toEqual([own, own, join(dir, 'ca.pem')])
+    expect(result.stdout).toMatch(/^\{"status":"ok"/)
+    const bundle = certificates(result.stdout)
+    const wanted = [readFileSync(join(dir, 'ca.pem'), 'utf8'), readFileSync(corporate, 'utf8'), readFileSync(certifi, 'utf8')].flatMap(certificates)
+    expect(bundle.slice(0, 4)).toEqual(wanted)
+    // CURL_CA_BUNDLE's file is gone, so its place is taken by the system's roots.
+    expect(bundle.length).toBeGreaterThan(100)
+    expect(result.stderr).toContain(`warning: trust bundle: CURL_CA_BUNDLE (${join(scratch, 'gone.pem')}) cannot be read: ENOENT; left out`)
   })
 })
