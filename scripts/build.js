@@ -30,8 +30,9 @@ await build({
   chunkNames: 'chunk-[hash]',
   platform: 'node',
   target: 'node20.19',
-  // The certificate library loads from node_modules, and only when HTTPS or the local CA is asked for.
-  external: ['msw', 'msw/*', 'vitest', 'vitest/*', '@peculiar/x509', 'reflect-metadata'],
+  // The certificate libraries load from node_modules (the one copy of the ASN.1 schemas they share),
+  // and only when HTTPS or the local CA is asked for.
+  external: ['msw', 'msw/*', 'vitest', 'vitest/*', '@peculiar/x509', '@peculiar/asn1-x509', '@peculiar/asn1-schema', 'reflect-metadata'],
   sourcemap: true,
   sourcesContent: true,
   legalComments: 'linked',

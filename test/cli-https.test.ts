@@ -1,17 +1,19 @@
 /**
  * The `svc-mock` command over HTTPS, run as a user runs it (the built bin in a child process):
  * `svc-mock ca`, `--https` with the CA's path in the banner and the JSON listening line, a
- * certificate of your own with `--tls-cert`/`--tls-key` and exit 2 for a bad one, and
- * `svc-mock exec --https` giving its command what it needs to trust the CA.
+ * certificate of your own with `--tls-cert`/`--tls-key` and exit 2 for a bad one, a CA of an
+ * older svc-mock replaced, a public URL the CA cannot vouch for refused, and `svc-mock exec
+ * --https` giving its command one trust bundle that keeps what the environment trusted before.
  */
 import type { ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Agent, fetch as fetchWith } from 'undici'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { makeAuthority, makeServerCertificate } from '../src/tls/certificates.js'
 import { killStarted, runCli, spawnCli } from './support/cli.js'
+import { writeUnconstrainedCa } from './support/old-ca.js'
 
 const scratch = mkdtempSync(join(tmpdir(), 'svc-mock-cli-https-'))
 afterEach(killStarted)
@@ -34,6 +36,9 @@ function start(args: string[], env: Record<string, string> = {}, until = '"event
     child.on('exit', (code) => reject(new Error(`svc-mock exited with ${String(code)} before listening:\n${output}`)))
   })
 }
+
+/** The variables exec points at its trust bundle. */
+const TRUST = ['NODE_EXTRA_CA_CERTS', 'REQUESTS_CA_BUNDLE', 'SSL_CERT_FILE', 'CURL_CA_BUNDLE']
 
 const trusting = (caFile: string): Agent => new Agent({ connect: { ca: readFileSync(caFile, 'utf8') } })
 
@@ -96,6 +101,54 @@ describe('svc-mock --https', () => {
   })
 })
 
+describe('a local CA made by an older svc-mock, without name constraints', () => {
+  it('svc-mock ca replaces it, saying so in one line on standard error, and prints the new one\'s path', async () => {
+    const dir = freshCaDir()
+    const old = await writeUnconstrainedCa(dir)
+    const result = await runCli(['ca'], { SVC_MOCK_CA_DIR: dir })
+    expect(result.code).toBe(0)
+    expect(result.stdout).toBe(`${join(dir, 'ca.pem')}\n`)
+    expect(result.stderr).toMatch(/^svc-mock: made a new local certificate authority in \S+ca\.pem: the one there was made by an older svc-mock and could vouch for any name; clients that trusted it must trust the new one\n$/)
+    expect(readFileSync(join(dir, 'ca.pem'), 'utf8')).not.toBe(old)
+    expect(await runCli(['ca'], { SVC_MOCK_CA_DIR: dir })).toEqual({ code: 0, stdout: `${join(dir, 'ca.pem')}\n`, stderr: '' })
+  })
+
+  it('--https replaces it, saying so in one line, and presents a certificate the new CA signed', async () => {
+    const dir = freshCaDir()
+    await writeUnconstrainedCa(dir)
+    const child = spawnCli(['--port', '0', '--https', '--log', 'json'], { SVC_MOCK_CA_DIR: dir })
+    let stderr = ''
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()))
+    const listening = await new Promise<{ url: string; caFile: string }>((resolve) => {
+      let stdout = ''
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString()
+        if (stdout.includes('\n')) resolve(JSON.parse(stdout.split('\n')[0] ?? '') as { url: string; caFile: string })
+      })
+    })
+    expect((await fetchWith(`${listening.url}/__svc-mock/health`, { dispatcher: trusting(listening.caFile) })).status).toBe(200)
+    child.kill('SIGTERM')
+    await exited
+    const warnings = stderr.trim().split('\n').map((line) => JSON.parse(line) as { level: string; msg: string })
+    expect(warnings).toEqual([expect.objectContaining({ level: 'warn', msg: expect.stringMatching(/^made a new local CA in \S+ca\.pem: the one there was made by an older svc-mock/) })])
+  })
+})
+
+describe('--https with a name the local CA cannot vouch for', () => {
+  it('exits 2 naming --public-url (or its variable, or --host) and saying to use --tls-cert/--tls-key', async () => {
+    const flag = await runCli(['--https', '--public-url', 'https://svc-mock.example.com:8443'])
+    expect(flag.code).toBe(2)
+    expect(flag.stderr).toContain("--public-url: svc-mock.example.com is not a name svc-mock's local CA can vouch for (localhost, *.localhost, *.test, *.internal, 127.0.0.0/8 and ::1 only). Serve a certificate of your own for it with --tls-cert FILE --tls-key FILE")
+    const variable = await runCli(['--https'], { SVC_MOCK_PUBLIC_URL: 'https://svc-mock.example.com' })
+    expect(variable.code).toBe(2)
+    expect(variable.stderr).toContain('SVC_MOCK_PUBLIC_URL: svc-mock.example.com is not a name')
+    const host = await runCli(['--https', '--host', '192.0.2.7'])
+    expect(host.code).toBe(2)
+    expect(host.stderr).toContain('--host: 192.0.2.7 is not a name')
+  })
+})
+
 describe('a certificate of your own', () => {
   const pair = async (): Promise<{ cert: string; key: string; ca: string }> => {
     const authority = await makeAuthority()
@@ -145,33 +198,47 @@ describe('svc-mock exec --https', () => {
   const script = `
     const env = process.env
     const health = await fetch(env.SVC_MOCK_URL + '/__svc-mock/health').then((r) => r.json())
-    console.log(JSON.stringify({ health: health.status, url: env.SVC_MOCK_URL, base: env.SVC_MOCK_BASE_URL, caFile: env.SVC_MOCK_CA_FILE, node: env.NODE_EXTRA_CA_CERTS, requests: env.REQUESTS_CA_BUNDLE, ssl: env.SSL_CERT_FILE ?? null }))
+    console.log(JSON.stringify({ health: health.status, url: env.SVC_MOCK_URL, base: env.SVC_MOCK_BASE_URL, caFile: env.SVC_MOCK_CA_FILE, trust: ${JSON.stringify(TRUST)}.map((name) => env[name]) }))
   `
+  const certificates = (pem: string): string[] => [...pem.matchAll(/-----BEGIN CERTIFICATE-----([^-]+)-----END CERTIFICATE-----/g)].map((m) => (m[1] ?? '').replace(/\s+/g, ''))
 
-  it('gives the command https addresses, SVC_MOCK_CA_FILE, NODE_EXTRA_CA_CERTS (so Node.js trusts the CA) and a REQUESTS_CA_BUNDLE that holds the CA and the usual roots', async () => {
+  it('gives the command https addresses and SVC_MOCK_CA_FILE, and points the four trust variables at one bundle of the CA and the system\'s roots, removed when it ends', async () => {
     const dir = freshCaDir()
-    const result = await runCli(['exec', '--https', '--log', 'silent', '--', process.execPath, '--input-type=module', '-e', script], { SVC_MOCK_CA_DIR: dir, NODE_EXTRA_CA_CERTS: undefined, REQUESTS_CA_BUNDLE: undefined, SSL_CERT_FILE: undefined })
+    const unset = Object.fromEntries(TRUST.map((name) => [name, undefined]))
+    // Node.js calls svc-mock and prints what it was given, then the bundle is shown.
+    const command = '"$1" --input-type=module -e "$0" && cat "$SSL_CERT_FILE"'
+    const result = await runCli(['exec', '--https', '--log', 'silent', '--', 'sh', '-c', command, script, process.execPath], { SVC_MOCK_CA_DIR: dir, ...unset })
     expect(result.code).toBe(0)
-    const seen = JSON.parse(result.stdout) as Record<string, string | null>
+    const [first = '', ...rest] = result.stdout.split('\n')
+    const seen = JSON.parse(first) as { health: string; url: string; base: string; caFile: string; trust: string[] }
     const caFile = join(dir, 'ca.pem')
-    expect(seen).toMatchObject({ health: 'ok', caFile, node: caFile, ssl: null })
+    expect(seen).toMatchObject({ health: 'ok', caFile })
     expect(seen.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/)
     expect(seen.base).toBe(seen.url)
-    const bundle = readFileSync(seen.requests ?? '', 'utf8')
-    expect(bundle.startsWith(readFileSync(caFile, 'utf8').trim())).toBe(true)
-    expect(bundle.match(/BEGIN CERTIFICATE/g)?.length ?? 0).toBeGreaterThan(100)
+    const bundleFile = seen.trust[0] ?? ''
+    expect(seen.trust).toEqual(TRUST.map(() => bundleFile))
+    const bundle = certificates(rest.join('\n'))
+    expect(bundle[0]).toBe(certificates(readFileSync(caFile, 'utf8'))[0])
+    expect(bundle.length).toBeGreaterThan(100)
+    expect(existsSync(bundleFile)).toBe(false)
   })
 
-  it('leaves NODE_EXTRA_CA_CERTS and REQUESTS_CA_BUNDLE alone when the user set them', async () => {
+  it('a CI image that set them keeps what they named and trusts svc-mock too: curl reaches it with no flag; a file that cannot be read is said and left out', async () => {
     const dir = freshCaDir()
-    const own = join(scratch, 'users-own.pem')
-    writeFileSync(own, readFileSync(join(process.env.SVC_MOCK_CA_DIR ?? '', 'ca.pem')))
-    const result = await runCli(['exec', '--https', '--log', 'silent', '--', process.execPath, '-e', 'console.log(JSON.stringify([process.env.NODE_EXTRA_CA_CERTS, process.env.REQUESTS_CA_BUNDLE, process.env.SVC_MOCK_CA_FILE]))'], {
-      SVC_MOCK_CA_DIR: dir,
-      NODE_EXTRA_CA_CERTS: own,
-      REQUESTS_CA_BUNDLE: own,
-    })
+    const corporate = join(scratch, 'corporate.pem')
+    const certifi = join(scratch, 'certifi.pem')
+    writeFileSync(corporate, (await makeAuthority()).cert)
+    writeFileSync(certifi, `${(await makeAuthority()).cert}\n${(await makeAuthority()).cert}`)
+    const env = { SVC_MOCK_CA_DIR: dir, NODE_EXTRA_CA_CERTS: corporate, REQUESTS_CA_BUNDLE: certifi, SSL_CERT_FILE: certifi, CURL_CA_BUNDLE: join(scratch, 'gone.pem') }
+    const command = 'curl -sS --fail "$SVC_MOCK_URL/__svc-mock/health" && cat "$CURL_CA_BUNDLE"'
+    const result = await runCli(['exec', '--https', '--', 'sh', '-c', command], env)
     expect(result.code).toBe(0)
-    expect(JSON.parse(result.stdout)).toEqual([own, own, join(dir, 'ca.pem')])
+    expect(result.stdout).toMatch(/^\{"status":"ok"/)
+    const bundle = certificates(result.stdout)
+    const wanted = [readFileSync(join(dir, 'ca.pem'), 'utf8'), readFileSync(corporate, 'utf8'), readFileSync(certifi, 'utf8')].flatMap(certificates)
+    expect(bundle.slice(0, 4)).toEqual(wanted)
+    // CURL_CA_BUNDLE's file is gone, so its place is taken by the system's roots.
+    expect(bundle.length).toBeGreaterThan(100)
+    expect(result.stderr).toContain(`warning: trust bundle: CURL_CA_BUNDLE (${join(scratch, 'gone.pem')}) cannot be read: ENOENT; left out`)
   })
 })

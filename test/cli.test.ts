@@ -1,9 +1,9 @@
 /**
  * The `svc-mock` command, run as a user runs it: the built bin in a child process.
- * (`npm test` builds first.)
+ * (`npm test` builds first.) `svc-mock exec` and the process trees of npx: cli-exec.test.ts.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import type { ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import module from 'node:module'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { VERSION } from '../src/version.js'
 import { ALICE_KEY, APP_KEY, VERSIONS } from './support/harness.js'
-import { BIN, killStarted, runCli, spawnCli, track } from './support/cli.js'
+import { killStarted, runCli, spawnCli } from './support/cli.js'
 
 
 beforeAll(() => {
@@ -405,158 +405,6 @@ describe('--log json and --log silent', () => {
   })
 })
 
-/** Whether a process is still running (a zombie waiting for its parent does not count). */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || existsSync('/proc/self/stat')) return false
-    try {
-      process.kill(pid, 0)
-      return true
-    } catch {
-      return false
-    }
-  }
-}
-
-/** Whether the process is gone within `ms` (polled; a process still there then is reported, not waited on). */
-async function goneWithin(pid: number, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms
-  while (alive(pid)) {
-    if (Date.now() > deadline) return false
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-  return true
-}
-
-/** Resolves with each line the process writes to standard output as it comes, and its exit. */
-function lines(child: ChildProcess): { next: () => Promise<string>; all: () => string[] } {
-  const seen: string[] = []
-  const waiting: Array<(line: string) => void> = []
-  let buffer = ''
-  let read = 0
-  child.stdout?.on('data', (d: Buffer) => {
-    buffer += d.toString()
-    for (let i = buffer.indexOf('\n'); i !== -1; i = buffer.indexOf('\n')) {
-      seen.push(buffer.slice(0, i))
-      buffer = buffer.slice(i + 1)
-      waiting.shift()?.(seen[read++] ?? '')
-    }
-  })
-  return {
-    next: () => (read < seen.length ? Promise.resolve(seen[read++] ?? '') : new Promise((resolve) => waiting.push(resolve))),
-    all: () => seen,
-  }
-}
-
-/** A command for exec that prints its pid and the svc-mock variables, checks the emulator answers, then does `then`. */
-const probe = (then: string): string =>
-  `const e = process.env; fetch(e.SVC_MOCK_URL + '/__svc-mock/health').then((r) => r.json()).then((h) => {` +
-  `console.log(JSON.stringify({ pid: process.pid, health: h.status, url: e.SVC_MOCK_URL, auth: e.SVC_MOCK_AUTH_URL, base: e.SVC_MOCK_BASE_URL, webhook: e.SVC_MOCK_WEBHOOK_URL })); ${then} })`
-
-describe('svc-mock exec', () => {
-  it('runs the command with SVC_MOCK_URL and the three addresses, exits with its code, and leaves nothing running', async () => {
-    const child = spawnCli(['exec', '--', process.execPath, '-e', probe('process.exit(7)')])
-    const out = lines(child)
-    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)))
-    const seen = JSON.parse(await out.next()) as { pid: number; health: string; url: string; auth: string; base: string; webhook: string }
-    expect(seen.health).toBe('ok')
-    expect(seen.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
-    expect(seen.url).not.toBe('http://127.0.0.1:4010') // a free port, not the default
-    expect([seen.auth, seen.base, seen.webhook]).toEqual([seen.url, seen.url, seen.url])
-    expect(await exited).toBe(7)
-    expect(alive(seen.pid)).toBe(false)
-    expect(alive(child.pid ?? 0)).toBe(false)
-    await expect(fetch(`${seen.url}/__svc-mock/health`)).rejects.toThrow()
-  })
-
-  it('exits 0 when the command succeeds, and takes every flag of the server (--scenario, --log json on standard error)', async () => {
-    const { code, stdout, stderr } = await runCli([
-      'exec',
-      '--log',
-      'json',
-      '--scenario',
-      'versions-not-found',
-      '--',
-      process.execPath,
-      '-e',
-      `fetch(process.env.SVC_MOCK_BASE_URL + '/acme-collection/acme-tenant/_api/rest/facets/processes/views/default/elements/x/versions', { headers: { authorization: 'AppKey svcmock-app-key' } }).then((r) => console.log('status', r.status))`,
-    ])
-    expect(code).toBe(0)
-    expect(stdout).toBe('status 404\n') // standard output is the command's alone
-    const events = stderr.trim().split('\n').map((line) => JSON.parse(line) as { event: string; scenarios?: string[] })
-    expect(events[0]).toMatchObject({ event: 'listening', scenarios: ['versions-not-found'] })
-    expect(events.map((e) => e.event)).toEqual(['listening', 'request', 'stopping'])
-  })
-
-  it('--log silent: the command\'s output only', async () => {
-    const { code, stdout, stderr } = await runCli(['exec', '--log', 'silent', '--', process.execPath, '-e', 'console.log(typeof process.env.SVC_MOCK_URL)'])
-    expect(code).toBe(0)
-    expect(stdout).toBe('string\n')
-    expect(stderr).toBe('')
-  })
-
-  it('exits 127 naming a command that does not exist', async () => {
-    const { code, stderr } = await runCli(['exec', '--', 'svc-mock-no-such-command'])
-    expect(code).toBe(127)
-    expect(stderr).toContain('cannot run svc-mock-no-such-command: command not found')
-  })
-
-  it('passes SIGTERM on to the command, stops the emulator and exits 128 + 15', async () => {
-    const child = spawnCli(['exec', '--log', 'silent', '--', process.execPath, '-e', probe('setInterval(() => {}, 1000)')])
-    const out = lines(child)
-    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)))
-    const seen = JSON.parse(await out.next()) as { pid: number; url: string }
-    expect(alive(seen.pid)).toBe(true)
-    child.kill('SIGTERM')
-    expect(await exited).toBe(143)
-    expect(alive(seen.pid)).toBe(false)
-    await expect(fetch(`${seen.url}/__svc-mock/health`)).rejects.toThrow()
-  })
-
-  it('runs the command in its own process group: SIGTERM reaches the grandchildren too (sh -c "sleep 31 & wait" leaves no sleep)', async () => {
-    const child = spawnCli(['exec', '--log', 'silent', '--', 'sh', '-c', 'sleep 31 & echo $!; wait'])
-    const out = lines(child)
-    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)))
-    const sleep = Number(await out.next())
-    try {
-      expect(alive(sleep)).toBe(true)
-      child.kill('SIGTERM')
-      expect(await exited).toBe(143)
-      expect(await goneWithin(sleep, 5_000)).toBe(true)
-    } finally {
-      if (alive(sleep)) process.kill(sleep, 'SIGKILL')
-    }
-  })
-
-  it('without the --, says to put it before the command (svc-mock exec node -e …)', async () => {
-    const { code, stderr } = await runCli(['exec', process.execPath, '-e', 'console.log(1)'])
-    expect(code).toBe(2)
-    expect(stderr).toContain('unknown flag -e')
-    expect(stderr).toContain(`put -- before the command: svc-mock exec [options] -- ${process.execPath} -e console.log(1)`)
-  })
-
-  it('when its parent dies without passing a signal on (npx killed), the command and the emulator end too', async () => {
-    // The wrapper starts svc-mock exec as npx would, prints svc-mock's pid, and is then killed outright.
-    const wrapper = `const { spawn } = require('node:child_process'); const c = spawn(process.execPath, ${JSON.stringify([BIN, 'exec', '--log', 'silent', '--'])}.concat([process.execPath, '-e', ${JSON.stringify(probe('setInterval(() => {}, 1000)'))}]), { stdio: 'inherit' }); console.log(JSON.stringify({ svcMock: c.pid })); setInterval(() => {}, 1000)`
-    const parent = track(spawn(process.execPath, ['-e', wrapper], { stdio: ['ignore', 'pipe', 'pipe'] }))
-    const out = lines(parent)
-    // Standard output closes once every process holding it (wrapper, svc-mock, the command) is gone.
-    const closed = new Promise<void>((resolve) => parent.stdout.on('close', () => resolve()))
-    const first = JSON.parse(await out.next()) as { svcMock?: number; pid?: number }
-    const second = JSON.parse(await out.next()) as { svcMock?: number; pid?: number }
-    const svcMock = first.svcMock ?? second.svcMock ?? 0
-    const command = first.pid ?? second.pid ?? 0
-    expect(alive(svcMock) && alive(command)).toBe(true)
-    parent.kill('SIGKILL')
-    await closed
-    expect(alive(command)).toBe(false)
-    expect(alive(svcMock)).toBe(false)
-  })
-})
-
 describe('started through npm (npx svc-mock)', () => {
   it('the --log json listening line names svc-mock\'s own pid, which SIGINT stops as SIGTERM does (npm hands SIGINT to a shell that keeps it)', async () => {
     const server = await start(['--log', 'json'])
@@ -566,22 +414,6 @@ describe('started through npm (npx svc-mock)', () => {
     process.kill(listening.pid ?? 0, 'SIGINT')
     expect(await server.exited).toBe(0)
     expect(server.stdout()).toContain('"event":"stopping","signal":"SIGINT"')
-  })
-
-  it('stops when npm is killed without passing the signal on, instead of serving on as an orphan', async () => {
-    // What npx does: npm starts svc-mock with npm_command in its environment; then npm alone is killed.
-    const wrapper = `const { spawn } = require('node:child_process'); const c = spawn(process.execPath, ${JSON.stringify([BIN, '--port', '0', '--log', 'json'])}, { stdio: 'inherit', env: { ...process.env, npm_command: 'exec' } }); console.log(JSON.stringify({ svcMock: c.pid })); setInterval(() => {}, 1000)`
-    const parent = track(spawn(process.execPath, ['-e', wrapper], { stdio: ['ignore', 'pipe', 'pipe'] }))
-    const out = lines(parent)
-    const closed = new Promise<void>((resolve) => parent.stdout.on('close', () => resolve()))
-    const events = [JSON.parse(await out.next()), JSON.parse(await out.next())] as Array<{ svcMock?: number; event?: string; url?: string }>
-    const svcMock = events.find((e) => e.svcMock)?.svcMock ?? 0
-    const url = events.find((e) => e.event === 'listening')?.url ?? ''
-    expect((await fetch(`${url}/__svc-mock/health`)).status).toBe(200)
-    parent.kill('SIGKILL')
-    await closed
-    expect(alive(svcMock)).toBe(false)
-    expect(out.all().slice(2).map((line) => (JSON.parse(line) as { event: string }).event)).toEqual(['stopping', 'stopped'])
   })
 })
 

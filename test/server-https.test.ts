@@ -1,14 +1,17 @@
 /**
  * `startServer({ https })`: the socket behaviours of the HTTP server hold over TLS (keep-alive, a
- * 413 from Content-Length before the body is read, a stalled request timed out with 408), the
- * certificate is signed by the local CA for the names a client dials and refused by a client that
- * does not trust the CA, and a certificate of the user's own is served as given.
+ * 413 from Content-Length before the body is read, a stalled request timed out with 408, a stalled
+ * handshake closed as soon), the certificate is signed by the local CA for the names a client dials
+ * and refused by a client that does not trust the CA, a public URL the CA cannot vouch for is
+ * refused, and a certificate of the user's own is served as given.
  */
 import { readFileSync } from 'node:fs'
 import { Agent, request as httpsRequest } from 'node:https'
+import { connect as netConnect } from 'node:net'
 import { connect as tlsConnect } from 'node:tls'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../src/adapters/server.js'
+import { ConfigError } from '../src/kernel/errors.js'
 import { makeAuthority, makeServerCertificate } from '../src/tls/certificates.js'
 import { APP_KEY, VERSIONS } from './support/harness.js'
 
@@ -98,6 +101,18 @@ describe('svc-mock over HTTPS with the local CA', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 408 /)
     expect((await get(`${running.url}/__svc-mock/health`, ca)).status).toBe(200)
   })
+
+  it('closes a TLS handshake that stalls (half a ClientHello) within the request timeout; the server keeps serving', async () => {
+    await new Promise<void>((resolve) => {
+      const socket = netConnect(running.port, '127.0.0.1', () => {
+        // A TLS record announcing a 512-byte ClientHello, of which only the first bytes come.
+        socket.write(Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03]))
+      })
+      socket.on('error', () => undefined)
+      socket.on('close', () => resolve())
+    })
+    expect((await get(`${running.url}/__svc-mock/health`, ca)).status).toBe(200)
+  })
 })
 
 describe('svc-mock over HTTPS with a certificate of your own', () => {
@@ -114,5 +129,15 @@ describe('svc-mock over HTTPS with a certificate of your own', () => {
     expect(running.url).toMatch(/^https:\/\//)
     expect(running.caFile).toBeUndefined()
     expect((await get(`${running.url}${VERSIONS()}`, authority, { headers: APP_KEY })).status).toBe(200)
+  })
+})
+
+describe('svc-mock over HTTPS with a name the local CA cannot vouch for', () => {
+  it('refuses a public URL or bound address outside the local names, saying to bring a certificate of your own', async () => {
+    const refused = await startServer({ port: 0, log: 'silent', https: true, publicUrl: 'https://svc-mock.example.com' }).catch((error: unknown) => error)
+    expect(refused).toBeInstanceOf(ConfigError)
+    expect(refused).toMatchObject({ option: 'publicUrl', message: expect.stringMatching(/svc-mock\.example\.com is not a name svc-mock's local CA can vouch for .*https: \{ cert, key \}/) })
+    const bound = await startServer({ port: 0, log: 'silent', https: true, host: '192.0.2.7' }).catch((error: unknown) => error)
+    expect(bound).toMatchObject({ option: 'host' })
   })
 })

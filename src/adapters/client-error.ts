@@ -5,7 +5,8 @@
  * parser does not know (`FOO /oauth2/token`) gets the pipeline's 501 rather than a bare 400.
  * Answers on a connection go out in request order: when the refused bytes follow a request whose
  * answer is still on its way (a body longer than its Content-Length said), the refusal waits for
- * that answer, so the client reads the answer to what it did send first.
+ * that answer, so the client reads the answer to what it did send first. A TLS handshake that
+ * fails or stalls is closed: nothing can be answered before the handshake.
  */
 import { STATUS_CODES, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
@@ -16,6 +17,9 @@ const CLIENT_ERROR_STATUS: Readonly<Record<string, number>> = {
   HPE_CHUNK_EXTENSIONS_OVERFLOW: 413,
   ERR_HTTP_REQUEST_TIMEOUT: 408,
 }
+
+/** A TLS handshake's errors (ERR_TLS_HANDSHAKE_TIMEOUT) and OpenSSL's (ERR_SSL_…). */
+const TLS_ERROR = /^ERR_(TLS|SSL)_/
 
 /** A request line: a method token, a target, the protocol version. */
 const REQUEST_LINE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ \S+ HTTP\/\d\.\d\r?$/
@@ -31,7 +35,8 @@ export function clientErrorListener(): (error: ClientError, socket: Duplex) => v
   const refused = new WeakSet<Duplex>()
   return (error, socket) => {
     // The client went away in the middle of a request: nothing more can come, and its route must see it gone.
-    if (error.code === 'ECONNRESET' || error.code === 'HPE_INVALID_EOF_STATE' || !socket.writable) {
+    // A TLS handshake that failed or stalled (node:https hands its errors here) has no channel to answer on.
+    if (error.code === 'ECONNRESET' || error.code === 'HPE_INVALID_EOF_STATE' || TLS_ERROR.test(error.code ?? '') || !socket.writable) {
       socket.destroy()
       return
     }

@@ -30,7 +30,7 @@ export interface ServerOptions<Custom extends string = string> extends Omit<Emul
   port?: number
   /** Address to bind. Default 127.0.0.1 (loopback only). */
   host?: string
-  /** A request (headers and body) not received within this many milliseconds is answered 408. Default 30 000. */
+  /** A request (headers and body) not received within this many milliseconds is answered 408, and a TLS handshake not done within it is closed. Default 30 000. */
   requestTimeoutMs?: number
   /**
    * The address clients use, when it is not `http://host:port` (behind a proxy, or a container's
@@ -95,6 +95,7 @@ export async function startServer<Custom extends string = never>(options: Server
   const run = readRunInputs(options)
   const logger = typeof options.log === 'object' ? options.log : createLogger(options.log ?? 'silent')
   const tls = options.https ? await tlsFor(options.https, host, options.publicUrl) : undefined
+  if (tls?.caReplaced === true) logger.warn(`made a new local CA in ${tls.caFile ?? ''}: the one there was made by an older svc-mock and could vouch for any name; clients that trusted it must trust the new one`)
   const listening = await listen(port, host, requestTimeout, tls)
   const origin = options.publicUrl ?? listening.url
   // A team is the run's emulator at an origin of its own, with its own fixtures, seed and scenarios after the run's.
@@ -173,7 +174,8 @@ async function listen(port: number, host: string, requestTimeout: number, tls: S
     if (listener) listener(req, res)
     else pending.push(() => listener?.(req, res))
   }
-  const server: Server = tls ? (await import('node:https')).createServer({ ...timeouts, cert: tls.cert, key: tls.key }, onRequest) : createServer(timeouts, onRequest)
+  // A TLS handshake that stalls (half a ClientHello) is closed as soon as a stalled request would be.
+  const server: Server = tls ? (await import('node:https')).createServer({ ...timeouts, handshakeTimeout: requestTimeout, cert: tls.cert, key: tls.key }, onRequest) : createServer(timeouts, onRequest)
   // `Expect: 100-continue`: Node would send `100 Continue` at once; the listener sends it only when
   // the route reads the body, so a body over the limit by its Content-Length gets the 413 instead.
   server.on('checkContinue', (req, res) => {
@@ -227,9 +229,11 @@ async function listen(port: number, host: string, requestTimeout: number, tls: S
   }
 }
 
-/** What an HTTPS server presents (the TLS module loads only for HTTPS). */
+/** What an HTTPS server presents (the TLS module loads only for HTTPS); the local CA vouches for local names only. */
 async function tlsFor(https: true | TlsCertificate, host: string, publicUrl: string | undefined): Promise<ServerTls> {
-  const { serverNames, serverTls } = await import('../tls/index.js')
+  const { LOCAL_NAMES_TEXT, serverNames, serverTls, unvouchableName } = await import('../tls/index.js')
+  const outside = https === true ? unvouchableName(host, publicUrl) : undefined
+  if (outside) throw new ConfigError(outside.option, `${outside.name} is not a name svc-mock's local CA can vouch for (${LOCAL_NAMES_TEXT} only): give https: { cert, key } of your own for it`)
   return await serverTls(https, serverNames(host, publicUrl))
 }
 

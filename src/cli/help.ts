@@ -47,6 +47,8 @@ const OPTIONS_TEXT = `Options (environment variable in brackets; a flag wins ove
                                                                     [SVC_MOCK_PROXY_TIMEOUT] default 30000
   --https               serve HTTPS, with a certificate signed by svc-mock's local CA
                         (made once per user; svc-mock ca prints its path) [SVC_MOCK_HTTPS=true]
+                        The CA vouches for localhost, *.localhost, *.test, *.internal, 127.0.0.0/8
+                        and ::1 only: for another --public-url host, use --tls-cert/--tls-key
   --tls-cert FILE       serve HTTPS with your own certificate (PEM)  [SVC_MOCK_TLS_CERT]
   --tls-key FILE        its private key (PEM, unencrypted)          [SVC_MOCK_TLS_KEY]
   --teams N             make N isolated teams at start, team-1 … team-N, each on a free port of its own
@@ -79,9 +81,11 @@ const EXEC_HELP = `svc-mock exec [options] -- <command> [args…]
 Starts the emulator (on a free port unless --port or SVC_MOCK_PORT says otherwise), runs the
 command with these variables added to its environment, and stops the emulator when the command
 ends, however it ends. Exits with the command's code (128 + the signal's number when a signal
-ended it; 127 when the command is not found). SIGINT and SIGTERM sent to svc-mock are passed on
-to the command; if svc-mock's own parent goes away (a wrapper killed without passing signals on),
-the command gets SIGTERM too. Nothing is left running either way.
+ended it; 127 when the command is not found). The command runs in a process group of its own;
+when it ends, what it left running in that group gets SIGTERM (SIGKILL 1 s later), so nothing
+it started outlives exec. SIGINT, SIGTERM and SIGHUP sent to svc-mock are passed on to the group
+(SIGKILL 10 s later). If the process that started svc-mock dies (its parent, or npm behind
+npx's sh -c) the group is ended at once and svc-mock exits within 2 s.
 
   SVC_MOCK_URL          the emulator's address, e.g. http://127.0.0.1:41234
   SVC_MOCK_AUTH_URL     {auth_url}: token, authorize, discovery
@@ -90,11 +94,11 @@ the command gets SIGTERM too. Nothing is left running either way.
 
 With --https the addresses are https:// and the command also gets
   SVC_MOCK_CA_FILE      the local CA certificate's path (svc-mock ca)
-  NODE_EXTRA_CA_CERTS   the same, unless you set it (Node.js trusts it besides its own roots)
-  REQUESTS_CA_BUNDLE    unless you set it: the CA plus Node.js's root certificates, for Python
-                        requests (which reads that one file instead of its own list)
-SSL_CERT_FILE is not set (it would replace every OpenSSL program's trust store): pass
-SVC_MOCK_CA_FILE to your client yourself (httpx: verify=os.environ["SVC_MOCK_CA_FILE"]).
+  NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE, SSL_CERT_FILE, CURL_CA_BUNDLE
+                        all one bundle, for this run only: the CA, what each of them named
+                        before, and the system's root certificates in place of one unset, so
+                        Node.js, Python (requests, httpx, ssl) and curl trust svc-mock and
+                        everything they trusted before
 
 The emulator writes its log to standard error (standard output is the command's).
 Takes every option of svc-mock (svc-mock help). Example:
@@ -112,7 +116,10 @@ POST /__svc-mock/scenarios/NAME.
 const CA_HELP = `svc-mock ca
 
 Prints the path of svc-mock's local certificate authority (the certificate that signs what
-svc-mock --https presents), making it first if there is none. Trust it in your client:
+svc-mock --https presents), making it first if there is none, and making it anew (saying so) if
+it was made by an older svc-mock without name constraints. It vouches for localhost,
+*.localhost, *.test, *.internal, 127.0.0.0/8 and ::1 only, so trusting it trusts no real site.
+Trust it in your client:
   export REQUESTS_CA_BUNDLE=$(npx svc-mock ca)      # Python requests
   export NODE_EXTRA_CA_CERTS=$(npx svc-mock ca)     # Node.js, read when node starts
   curl --cacert "$(npx svc-mock ca)" https://127.0.0.1:4010/__svc-mock/health

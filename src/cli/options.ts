@@ -1,19 +1,20 @@
 /**
  * The flags and their environment twins (`--port` and `SVC_MOCK_PORT`): parsed, checked and turned
- * into the server's options (the files of `--tls-cert` and `--tls-key` read and checked here too).
+ * into the server's options (the HTTPS flags in https-flags.ts).
  * A flag wins over its variable; a bad one is a UsageError (exit 2) that names whichever was used,
  * and an unknown flag or value names the closest valid one.
  */
-import { X509Certificate, createPrivateKey } from 'node:crypto'
-import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { DEFAULT_MAX_TEAMS } from '../adapters/constants.js'
+import { DEFAULT_HOST, DEFAULT_MAX_TEAMS } from '../adapters/constants.js'
 import type { ServerOptions } from '../adapters/server.js'
 import { closest } from '../kernel/closest.js'
 import { ScenarioError, UnknownScenarioError } from '../kernel/errors.js'
 import type { LogFormat, Logger } from '../kernel/logger.js'
-import type { TlsCertificate } from '../tls/index.js'
+import { httpsOption } from './https-flags.js'
 import type { CliIo } from './io.js'
+import { pick, type Sourced, UsageError } from './sourced.js'
+
+export { UsageError } from './sourced.js'
 
 /** The flags parseArgs knows; serverOptions reads each with its environment twin. */
 const OPTIONS = {
@@ -49,8 +50,6 @@ const OPTIONS = {
 
 const FLAGS: readonly string[] = Object.keys(OPTIONS).map((name) => `--${name}`)
 
-/** A bad flag, variable or value: exit 2. */
-export class UsageError extends Error {}
 
 /** ` (did you mean "x"?)`, or nothing when no candidate is near. */
 export function hint(word: string, candidates: readonly string[]): string {
@@ -144,18 +143,6 @@ export type ParsedValues = {
   version?: boolean
 }
 
-/** A value with where it came from (`--port` or `SVC_MOCK_PORT`), so an error names the right one. */
-interface Sourced {
-  readonly value: string
-  readonly from: string
-}
-
-function pick(flag: string, flagValue: string | undefined, variable: string, env: CliIo['env']): Sourced | undefined {
-  if (flagValue !== undefined) return { value: flagValue, from: flag }
-  const raw = env[variable]
-  return raw === undefined || raw === '' ? undefined : { value: raw, from: variable }
-}
-
 function integer(raw: Sourced | undefined, min: number, max: number): number | undefined {
   if (raw === undefined) return undefined
   const n = Number(raw.value)
@@ -173,51 +160,6 @@ function oneOf<T extends string>(raw: Sourced | undefined, allowed: readonly T[]
   return raw.value as T
 }
 
-/** What `startServer({ https })` gets: nothing (HTTP), `true` (the local CA), or the user's pair. */
-function httpsOption(values: ParsedValues, env: CliIo['env']): true | TlsCertificate | undefined {
-  const certFile = pick('--tls-cert', values['tls-cert'], 'SVC_MOCK_TLS_CERT', env)
-  const keyFile = pick('--tls-key', values['tls-key'], 'SVC_MOCK_TLS_KEY', env)
-  if (certFile !== undefined || keyFile !== undefined) {
-    if (certFile === undefined) throw new UsageError(`${keyFile?.from ?? '--tls-key'} needs --tls-cert FILE too (the certificate that goes with the key)`)
-    if (keyFile === undefined) throw new UsageError(`${certFile.from} needs --tls-key FILE too (the certificate's private key)`)
-    return ownPair(certFile, keyFile)
-  }
-  if (values.https) return true
-  const variable = env.SVC_MOCK_HTTPS
-  if (variable === undefined || variable === '' || variable === 'false') return undefined
-  if (variable === 'true') return true
-  throw new UsageError(`SVC_MOCK_HTTPS must be true or false, got "${variable}"`)
-}
-
-function ownPair(certFile: Sourced, keyFile: Sourced): TlsCertificate {
-  const cert = readFlagFile(certFile)
-  const key = readFlagFile(keyFile)
-  let parsed: X509Certificate
-  try {
-    parsed = new X509Certificate(cert)
-  } catch {
-    throw new UsageError(`${certFile.from}: ${certFile.value} is not a PEM certificate`)
-  }
-  let matches: boolean
-  try {
-    matches = parsed.checkPrivateKey(createPrivateKey(key))
-  } catch {
-    throw new UsageError(`${keyFile.from}: ${keyFile.value} is not an unencrypted PEM private key`)
-  }
-  if (!matches) throw new UsageError(`${keyFile.from}: ${keyFile.value} is not the private key of the certificate in ${certFile.value}`)
-  return { cert, key }
-}
-
-function readFlagFile(file: Sourced): string {
-  try {
-    return readFileSync(file.value, 'utf8')
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : String(code ?? error)
-    throw new UsageError(`${file.from}: cannot read ${file.value} (${why})`)
-  }
-}
-
 /** The server's options and the CLI's own: the log format and where the start-up scenarios came from. */
 export interface CliOptions extends ServerOptions {
   log: LogFormat
@@ -228,7 +170,8 @@ export interface CliOptions extends ServerOptions {
 /** The flags, else their variables, checked and turned into the server's options; `defaultPort` is exec's 0. */
 export function serverOptions(values: ParsedValues, env: CliIo['env'], defaultPort: number | undefined): CliOptions {
   const port = integer(pick('--port', values.port, 'SVC_MOCK_PORT', env), 0, 65535) ?? defaultPort
-  const host = pick('--host', values.host, 'SVC_MOCK_HOST', env)?.value
+  const hostRaw = pick('--host', values.host, 'SVC_MOCK_HOST', env)
+  const host = hostRaw?.value
   const publicUrl = pick('--public-url', values['public-url'], 'SVC_MOCK_PUBLIC_URL', env)
   const fixtures = values.fixtures ?? env.SVC_MOCK_FIXTURES?.split(':').filter((p) => p !== '') ?? []
   const defaultFixturesVar = env.SVC_MOCK_DEFAULT_FIXTURES
@@ -271,7 +214,6 @@ export function serverOptions(values: ParsedValues, env: CliIo['env'], defaultPo
   }
   if (record !== undefined && proxy === undefined) throw new UsageError(`${record.from} records what the proxy forwards: give --proxy URL (or SVC_MOCK_PROXY) too`)
   if (proxyTimeoutMs !== undefined && proxy === undefined) throw new UsageError('--proxy-timeout applies to the proxy: give --proxy URL (or SVC_MOCK_PROXY) too')
-  const https = httpsOption(values, env)
   const maxTeamsRaw = pick('--max-teams', values['max-teams'], 'SVC_MOCK_MAX_TEAMS', env)
   const maxTeams = integer(maxTeamsRaw, 0, 1_000_000)
   const teamsRaw = pick('--teams', values.teams, 'SVC_MOCK_TEAMS', env)
@@ -283,6 +225,7 @@ export function serverOptions(values: ParsedValues, env: CliIo['env'], defaultPo
       throw new UsageError(`${publicUrl.from} must be an absolute URL, got "${publicUrl.value}"`)
     }
   }
+  const https = httpsOption(values, env, hostRaw ?? { value: DEFAULT_HOST, from: '--host' }, publicUrl)
   return {
     ...(port === undefined ? {} : { port }),
     ...(host === undefined ? {} : { host }),

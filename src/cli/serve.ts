@@ -1,13 +1,14 @@
 /**
  * `svc-mock` serving: starts the server, prints the banner, and closes cleanly on SIGINT or SIGTERM
- * (exit 0), or when the npm process that started it goes away. The signal and parent watching here
- * serve `exec` too.
+ * (exit 0), or, started through npm, when npm (or the shell it runs the bin with) goes away
+ * (parent-watch.ts). The signal handling here serves `exec` too.
  */
 import type { RunningServer } from '../adapters/server.js'
 import { createLogger, type Logger } from '../kernel/logger.js'
 import { banner, exposure, listeningEvent } from './banner.js'
 import { type CliIo, reportError } from './io.js'
 import { type CliOptions, emulatorOptions, naming } from './options.js'
+import { watchStarter } from './parent-watch.js'
 
 /** Starts the server for `serve` and `exec`; on failure stops listening for signals and names the flag at fault. */
 export async function startFor(options: CliOptions, logger: Logger, signals: Signals): Promise<RunningServer> {
@@ -34,8 +35,8 @@ export async function serve(options: CliOptions, io: CliIo): Promise<number> {
   return await new Promise<number>((resolve) => {
     let stopping = false
     // Started through npm (npx, npm exec, npm start), whose process may be killed without passing
-    // the signal on: when that parent goes away, stop as on SIGTERM instead of serving on orphaned.
-    const unwatch = io.env.npm_command === undefined ? () => undefined : watchParent(() => stop('SIGTERM'))
+    // the signal on: when it goes away, stop as on SIGTERM instead of serving on orphaned.
+    const unwatch = io.env.npm_command === undefined ? () => undefined : watchStarter(() => stop('SIGTERM'), true)
     const stop = (signal: NodeJS.Signals): void => {
       if (stopping) return
       stopping = true
@@ -59,18 +60,19 @@ export async function serve(options: CliOptions, io: CliIo): Promise<number> {
   })
 }
 
-/** SIGINT and SIGTERM, caught from the start (a signal while starting still closes cleanly). */
+/** SIGINT and SIGTERM (and any other `names`), caught from the start (a signal while starting still closes cleanly). */
 export class Signals {
   #received: NodeJS.Signals | undefined
   #onSignal: ((signal: NodeJS.Signals) => void) | undefined
+  readonly #names: readonly NodeJS.Signals[]
   readonly #handler = (signal: NodeJS.Signals): void => {
     if (this.#onSignal) this.#onSignal(signal)
     else this.#received ??= signal
   }
 
-  constructor() {
-    process.on('SIGINT', this.#handler)
-    process.on('SIGTERM', this.#handler)
+  constructor(names: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM']) {
+    this.#names = names
+    for (const name of names) process.on(name, this.#handler)
   }
 
   /** Calls `fn` for each signal from now on, and at once for one that arrived before. */
@@ -80,22 +82,6 @@ export class Signals {
   }
 
   stop(): void {
-    process.off('SIGINT', this.#handler)
-    process.off('SIGTERM', this.#handler)
+    for (const name of this.#names) process.off(name, this.#handler)
   }
 }
-
-/** Calls `onGone` once if this process's parent goes away (it is then re-parented); returns the stop function. */
-export function watchParent(onGone: () => void): () => void {
-  const parent = process.ppid
-  const timer = setInterval(() => {
-    if (process.ppid === parent) return
-    clearInterval(timer)
-    onGone()
-  }, PARENT_CHECK_MS)
-  timer.unref()
-  return () => clearInterval(timer)
-}
-
-/** How often a run checks that its parent is still there. */
-const PARENT_CHECK_MS = 500

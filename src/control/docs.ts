@@ -156,11 +156,14 @@ export function controlDocs(targetNames: readonly string[]): Readonly<Record<str
     'control.openapi': { responses: { '200': json('The OpenAPI 3.1 document.', AnyObject), ...READ_REFUSALS } },
     'control.ca': {
       description:
-        "The certificate of svc-mock's local CA (PEM), made once per user in the user's data folder (or `SVC_MOCK_CA_DIR`), on every way in. " +
+        "The certificate of svc-mock's local CA (PEM), kept once per user in the user's data folder (or `SVC_MOCK_CA_DIR`), on every way in. " +
+        'It vouches for local names only (`localhost`, `*.localhost`, `*.test`, `*.internal`, 127.0.0.0/8, ::1: X.509 Name Constraints). ' +
+        'A GET never makes it: `svc-mock ca` or `svc-mock --https` does. ' +
         '`svc-mock --https` presents a certificate it signs; trust this one (`REQUESTS_CA_BUNDLE`, `NODE_EXTRA_CA_CERTS`, `curl --cacert`). ' +
         'A server started with `--tls-cert` presents your own certificate instead, which this CA did not sign. The private key is never served.',
       responses: {
         '200': { description: 'The CA certificate.', content: { 'application/pem-certificate-chain': z.string() }, headers: { 'Content-Disposition': '`attachment; filename="svc-mock-ca.pem"`' } },
+        '404': refused('There is no local CA yet, or only one made by an older svc-mock without name constraints: `svc-mock ca` or `svc-mock --https` makes it.'),
         '500': json('The CA folder holds something svc-mock cannot use (the message says how to mend it).', ControlErrorBody),
         ...READ_REFUSALS,
       },

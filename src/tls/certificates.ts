@@ -1,12 +1,15 @@
 /**
- * The certificates of svc-mock's local TLS: a certificate authority (ECDSA P-256, ten years) and
- * a server certificate it signs for the names a client may dial (DNS names and IP addresses).
- * @peculiar/x509 builds them over WebCrypto (Node.js's `globalThis.crypto`, its default); it needs
- * the `reflect-metadata` polyfill loaded first, and both load only when a certificate is made.
+ * The certificates of svc-mock's local TLS: a certificate authority (ECDSA P-256, ten years),
+ * constrained to the local names (local-names.ts), and a server certificate it signs for the names
+ * a client may dial (DNS names and IP addresses). @peculiar/x509 builds them over WebCrypto
+ * (Node.js's `globalThis.crypto`, its default), and its sibling @peculiar/asn1-x509 the Name
+ * Constraints extension, which @peculiar/x509 has no class for; they need the `reflect-metadata`
+ * polyfill loaded first, and all load only when a certificate is made or read.
  */
 import { createPrivateKey, webcrypto } from 'node:crypto'
 import { isIP } from 'node:net'
 import { hostname, userInfo } from 'node:os'
+import { LOCAL_DNS_NAMES, LOCAL_IP_RANGES } from './local-names.js'
 
 type CryptoKey = webcrypto.CryptoKey
 type CryptoKeyPair = webcrypto.CryptoKeyPair
@@ -52,7 +55,28 @@ function owner(): string {
   }
 }
 
-/** A new certificate authority: self-signed, for signing server certificates only. */
+const NAME_CONSTRAINTS = '2.5.29.30'
+
+/** The DER value of the Name Constraints extension: the local names are the only permitted subtrees. */
+async function localNameConstraints(): Promise<ArrayBuffer> {
+  await import('reflect-metadata')
+  const { GeneralName, GeneralSubtree, GeneralSubtrees, NameConstraints } = await import('@peculiar/asn1-x509')
+  const { AsnConvert } = await import('@peculiar/asn1-schema')
+  const permitted = new GeneralSubtrees([
+    ...LOCAL_DNS_NAMES.map((dNSName) => new GeneralSubtree({ base: new GeneralName({ dNSName }) })),
+    ...LOCAL_IP_RANGES.map((iPAddress) => new GeneralSubtree({ base: new GeneralName({ iPAddress }) })),
+  ])
+  return AsnConvert.serialize(new NameConstraints({ permittedSubtrees: permitted }))
+}
+
+/** True when the CA certificate (PEM) carries today's local-name constraints, critical; false for one made before them. */
+export async function constrainedToLocalNames(caCert: string): Promise<boolean> {
+  const lib = await x509()
+  const found = new lib.X509Certificate(caCert).getExtension(NAME_CONSTRAINTS)
+  return found !== null && found.critical && Buffer.from(found.value).equals(Buffer.from(await localNameConstraints()))
+}
+
+/** A new certificate authority: self-signed, for signing server certificates for the local names only. */
 export async function makeAuthority(now: Date = new Date()): Promise<PemPair> {
   const lib = await x509()
   const keys = await keyPair()
@@ -66,6 +90,7 @@ export async function makeAuthority(now: Date = new Date()): Promise<PemPair> {
       extensions: [
         new lib.BasicConstraintsExtension(true, 0, true),
         new lib.KeyUsagesExtension(lib.KeyUsageFlags.keyCertSign | lib.KeyUsageFlags.cRLSign, true),
+        new lib.Extension(NAME_CONSTRAINTS, true, await localNameConstraints()),
         await lib.SubjectKeyIdentifierExtension.create(keys.publicKey),
       ],
     },

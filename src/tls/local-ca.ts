@@ -3,21 +3,28 @@
  * (ca-folder.ts): the certificate `ca.pem`, which clients are told to trust, and its private key
  * `ca-key.pem` (mode 0600, in a folder of mode 0700), which never leaves the folder. Made in a
  * folder of its own and moved into place in one step, so two servers starting at once end up
- * with the same CA.
+ * with the same CA. A CA made before the local-name constraints (local-names.ts) is replaced
+ * when HTTPS or `svc-mock ca` asks for the CA (ca-replace.ts); reading it alone changes nothing.
  */
 import { X509Certificate, createPrivateKey } from 'node:crypto'
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { SvcMockError } from '../kernel/errors.js'
 import { CA_CERT_FILE, CA_DIR_VARIABLE, CA_KEY_FILE, type Environment, caFolder } from './ca-folder.js'
-import { makeAuthority, type PemPair } from './certificates.js'
+import { replaceCa } from './ca-replace.js'
+import { constrainedToLocalNames, makeAuthority, type PemPair } from './certificates.js'
 
 export interface LocalCa extends PemPair {
   /** The path of the CA certificate: what clients trust (`REQUESTS_CA_BUNDLE`, `NODE_EXTRA_CA_CERTS`). */
   readonly certFile: string
-  /** True when this call made the CA (there was none). */
+  /** True when this call made the CA (there was none, or it replaced one). */
   readonly created: boolean
+  /** True when this call replaced a CA made before the local-name constraints: clients must trust the new one. */
+  readonly replaced: boolean
 }
+
+/** The CA on disk, as found: none, one made before the local-name constraints, or a current one. */
+export type FoundCa = { readonly state: 'none' } | { readonly state: 'outdated'; readonly folder: string } | { readonly state: 'current'; readonly ca: LocalCa }
 
 /** The local CA folder holds something svc-mock cannot use. */
 export class LocalCaError extends SvcMockError<'ERR_LOCAL_CA'> {
@@ -30,11 +37,30 @@ export class LocalCaError extends SvcMockError<'ERR_LOCAL_CA'> {
   }
 }
 
-/** The user's local CA, made first if there is none. */
+/** The user's local CA, made first if there is none, and made anew if it lacks the local-name constraints. */
 export async function localCa(env: Environment = process.env, now: Date = new Date()): Promise<LocalCa> {
   const folder = caFolder(env)
   const found = await readCa(folder, now)
-  if (found) return found
+  if (found?.constrained === true) return found.ca
+  if (found === undefined) return await makeCa(folder, now)
+  try {
+    return await replaceCa(folder, () => readCa(folder, now), () => makeCa(folder, now))
+  } catch (error) {
+    if (error instanceof LocalCaError) throw error
+    throw new LocalCaError(folder, `Cannot replace the local CA in ${folder} (made by an older svc-mock, without name constraints): ${error instanceof Error ? error.message : String(error)}. Delete the folder and svc-mock makes a new CA.`)
+  }
+}
+
+/** The user's local CA as it is on disk, never made or replaced (a GET of it changes nothing). */
+export async function existingLocalCa(env: Environment = process.env, now: Date = new Date()): Promise<FoundCa> {
+  const folder = caFolder(env)
+  const found = await readCa(folder, now)
+  if (found === undefined) return { state: 'none' }
+  return found.constrained ? { state: 'current', ca: found.ca } : { state: 'outdated', folder }
+}
+
+/** Makes the CA in `folder`, where there is none; if another svc-mock makes one at the same moment, that one. */
+async function makeCa(folder: string, now: Date): Promise<LocalCa> {
   const made = await makeAuthority(now)
   await mkdir(dirname(folder), { recursive: true, mode: 0o700 })
   // mkdtemp makes the folder with mode 0700.
@@ -47,14 +73,20 @@ export async function localCa(env: Environment = process.env, now: Date = new Da
     await rm(staging, { recursive: true, force: true })
     // Another svc-mock made it at the same moment: use that one.
     const theirs = await readCa(folder, now)
-    if (theirs) return theirs
+    if (theirs?.constrained === true) return theirs.ca
     throw new LocalCaError(folder, `Cannot make the local CA in ${folder}: ${error instanceof Error ? error.message : String(error)}. Set ${CA_DIR_VARIABLE} to a folder you can write.`)
   }
-  return { ...made, certFile: join(folder, CA_CERT_FILE), created: true }
+  return { ...made, certFile: join(folder, CA_CERT_FILE), created: true, replaced: false }
+}
+
+/** What `folder` holds: the CA and whether it carries the local-name constraints. */
+interface ReadCa {
+  readonly ca: LocalCa
+  readonly constrained: boolean
 }
 
 /** The CA in `folder`, or undefined when there is none yet; a broken one is an error that says how to mend it. */
-async function readCa(folder: string, now: Date): Promise<LocalCa | undefined> {
+async function readCa(folder: string, now: Date): Promise<ReadCa | undefined> {
   const certFile = join(folder, CA_CERT_FILE)
   const [cert, key] = await Promise.all([readIfThere(certFile), readIfThere(join(folder, CA_KEY_FILE))])
   if (cert === undefined && key === undefined) return undefined
@@ -68,7 +100,7 @@ async function readCa(folder: string, now: Date): Promise<LocalCa | undefined> {
     throw new LocalCaError(folder, `The local CA in ${folder} cannot be read: ${error instanceof Error ? error.message : String(error)}. ${mend}`)
   }
   if (new Date(parsed.validTo).getTime() <= now.getTime()) throw new LocalCaError(folder, `The local CA in ${folder} expired on ${new Date(parsed.validTo).toISOString()}. ${mend}`)
-  return { cert, key, certFile, created: false }
+  return { ca: { cert, key, certFile, created: false, replaced: false }, constrained: await constrainedToLocalNames(cert) }
 }
 
 async function readIfThere(file: string): Promise<string | undefined> {

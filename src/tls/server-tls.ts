@@ -23,6 +23,8 @@ export interface ServerTls {
   readonly key: string
   /** The local CA certificate's path, when the local CA signed the certificate. */
   readonly caFile?: string
+  /** True when the local CA was made anew for this start, replacing one made without the local-name constraints. */
+  readonly caReplaced?: boolean
 }
 
 /** The names a server certificate covers: the loopback names always, and the host clients are told about. */
@@ -39,7 +41,7 @@ export async function serverTls(https: true | TlsCertificate, names: readonly st
   if (https !== true) return checked(https)
   const ca = await localCa(env)
   const leaf = await makeServerCertificate(ca, names)
-  return { ...leaf, caFile: ca.certFile }
+  return { ...leaf, caFile: ca.certFile, ...(ca.replaced ? { caReplaced: true } : {}) }
 }
 
 /** The user's pair, refused with a ConfigError that says what is wrong with it. */
