@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { CONTROL_PREFIX } from '../../src/control/index.js'
 import { RESERVED_PREFIX } from '../../src/user-routes/index.js'
 import { compileJson, compileString, render } from '../../src/user-routes/placeholders.js'
-import { looksLikeId, templateOfPath } from '../../src/user-routes/recorder.js'
+import { looksLikeId, templateOfPath } from '../../src/user-routes/record-names.js'
 import { ClashIndex, parseTemplate, placed } from '../../src/user-routes/template.js'
 
 describe('path templates', () => {
@@ -36,7 +36,8 @@ describe('the clash rule: an earlier route shadows a later one it answers every 
   it.each([
     [{ method: 'GET', path: '/api/cloud/team' }, { method: 'GET', path: '/api/cloud/team' }, true],
     [{ method: '*', path: '/hooks/:token' }, { method: 'POST', path: '/hooks/mine' }, true],
-    [{ method: 'GET', path: '/a/:x' }, { method: 'HEAD', path: '/a/b' }, true],
+    [{ method: 'GET', path: '/a/:x' }, { method: 'HEAD', path: '/a/b' }, false],
+    [{ method: 'HEAD', path: '/a/:x' }, { method: 'HEAD', path: '/a/b' }, true],
     [{ method: 'GET', path: '/a/:x' }, { method: 'GET', path: '/a/:y' }, true],
     [{ method: 'GET', path: '/api/cloud/team' }, { method: 'GET', path: '/api/cloud/:x' }, false],
     [{ method: 'GET', path: '/api/cloud/team' }, { method: 'POST', path: '/api/cloud/team' }, false],
