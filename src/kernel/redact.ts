@@ -18,6 +18,12 @@ const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'coo
 /** A name that holds one of these words names a secret in a foreign exchange (any case). */
 const SECRET_WORDS = /token|secret|password|api[-_]?key|credential|session/i
 
+/**
+ * The authentication schemes an `Authorization` keeps when redacted (its first word otherwise
+ * might be the credential itself, when it has no scheme).
+ */
+const SCHEMES = new Set(['basic', 'bearer', 'digest', 'appkey', 'token', 'apikey', 'negotiate', 'ntlm', 'dpop', 'hoba', 'mutual', 'oauth', 'aws4-hmac-sha256', 'scram-sha-1', 'scram-sha-256', 'vapid'])
+
 /** A caller's credential shorter than this is not searched for in answers (it would match anything). */
 const MIN_SECRET_LENGTH = 4
 
@@ -73,7 +79,7 @@ export class Redactor {
   header(name: string, value: string): string {
     if (this.isSecretHeader(name)) {
       const scheme = name.toLowerCase().endsWith('authorization') ? /^\s*(\S+)\s/.exec(value)?.[1] : undefined
-      return scheme ? `${scheme} ${REDACTED}` : REDACTED
+      return scheme !== undefined && SCHEMES.has(scheme.toLowerCase()) ? `${scheme} ${REDACTED}` : REDACTED
     }
     return this.text(name.toLowerCase() === 'location' ? this.#location(value) : value)
   }
@@ -162,7 +168,7 @@ function callerSecrets(headers: Headers): string[] {
   headers.forEach((value, name) => {
     if (!CREDENTIAL_HEADERS.has(name) && !SECRET_WORDS.test(name)) return
     if (name === 'cookie') {
-      for (const cookie of value.split(';')) out.add(cookie.split('=').slice(1).join('=').trim())
+      for (const cookie of value.split(';')) out.add(cookie.includes('=') ? cookie.split('=').slice(1).join('=').trim() : cookie.trim())
       return
     }
     out.add(value.trim())
