@@ -65,6 +65,8 @@ contract(
       expect(foreign.seen).toEqual([])
       expect(team.seen.map((s) => s.url)).toEqual([`//${FOREIGN}/steal?x=1`, '//integration/api/pools'])
       expect(team.seen.every((s) => s.headers.host === new URL(team.url).host)).toBe(true)
+      // The journal's HAR export names the address the client called, not the host in the path.
+      expect(h.emu.journal.har({ route: 'proxied' }).log.entries.map((e) => e.request.url)[0]).toBe(`${h.origin}//${FOREIGN}/steal?x=1`)
     })
 
     it('gives the client the head and each chunk as they come, with --record, and records the whole stream once it ended', { timeout: 10_000 }, async () => {
