@@ -11,7 +11,6 @@
  */
 import { type ClientRequest, type IncomingMessage, request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
-import { Readable } from 'node:stream'
 import { SCENARIO_HEADER } from '../kernel/constants.js'
 import { HttpError } from '../kernel/errors.js'
 import { headersOf, type Reply } from '../kernel/reply.js'
@@ -112,13 +111,14 @@ function targetOf(upstream: URL, url: URL): { protocol: string; hostname: string
  * is recorded; when the client stops reading, the team's answer is dropped too.
  */
 function relay(incoming: IncomingMessage, sink: RecordingSink | undefined): ReadableStream<Uint8Array> {
-  const source = (Readable.toWeb(incoming) as ReadableStream<Uint8Array>).getReader()
+  // One chunk at a time from the socket's own buffer: nothing piles up when the client is slower than the team.
+  const source: AsyncIterator<Buffer> = incoming[Symbol.asyncIterator]()
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        let next: Awaited<ReturnType<typeof source.read>>
+        let next: IteratorResult<Buffer>
         try {
-          next = await source.read()
+          next = await source.next()
         } catch (error) {
           sink?.abort(`the team's answer stopped before its end (${describe(error)})`)
           controller.error(error)
@@ -132,10 +132,10 @@ function relay(incoming: IncomingMessage, sink: RecordingSink | undefined): Read
         sink?.write(next.value)
         controller.enqueue(next.value)
       },
-      cancel(reason) {
+      async cancel() {
         sink?.abort('the client stopped reading the answer before its end')
         incoming.destroy()
-        return source.cancel(reason)
+        await source.return?.()
       },
     },
     { highWaterMark: 0 },
