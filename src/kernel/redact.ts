@@ -22,7 +22,7 @@ const SECRET_WORDS = /token|secret|password|api[-_]?key|credential|session/i
  * The authentication schemes an `Authorization` keeps when redacted (its first word otherwise
  * might be the credential itself, when it has no scheme).
  */
-const SCHEMES = new Set(['basic', 'bearer', 'digest', 'appkey', 'token', 'apikey', 'negotiate', 'ntlm', 'dpop', 'hoba', 'mutual', 'oauth', 'aws4-hmac-sha256', 'scram-sha-1', 'scram-sha-256', 'vapid'])
+const SCHEMES = new Set(['basic', 'bearer', 'digest', 'appkey', 'token', 'apikey', 'negotiate', 'ntlm', 'dpop', 'hoba', 'mutual', 'aws4-hmac-sha256', 'scram-sha-1', 'scram-sha-256', 'vapid'])
 
 /** A caller's credential shorter than this is not searched for in answers (it would match anything). */
 const MIN_SECRET_LENGTH = 4

@@ -101,7 +101,16 @@ function targetOf(upstream: URL, url: URL): { protocol: string; hostname: string
     hostname: upstream.hostname.replace(/^\[(.*)\]$/, '$1'),
     port: upstream.port === '' ? undefined : upstream.port,
     path: `${upstream.pathname.replace(/\/$/, '')}${url.pathname}${url.search}`,
-    auth: upstream.username === '' ? undefined : `${decodeURIComponent(upstream.username)}:${decodeURIComponent(upstream.password)}`,
+    auth: upstream.username === '' ? undefined : `${decoded(upstream.username)}:${decoded(upstream.password)}`,
+  }
+}
+
+/** A URL's user name or password as written (a `%` that starts no escape stays as it is). */
+function decoded(part: string): string {
+  try {
+    return decodeURIComponent(part)
+  } catch {
+    return part
   }
 }
 
