@@ -81,18 +81,22 @@ export class Recorder {
     let chunks: Uint8Array[] | undefined = announced > RECORD_LIMIT ? undefined : []
     let size = 0
     let open = true
+    const end = (): void => {
+      if (!open) return
+      open = false
+      this.#commit(head, chunks === undefined ? { kind: 'too-large', size } : { kind: 'bytes', bytes: Buffer.concat(chunks) })
+      chunks = undefined
+    }
     return {
       write: (chunk) => {
+        if (!open) return
         size += chunk.byteLength
         if (chunks !== undefined && size <= RECORD_LIMIT) chunks.push(chunk)
         else chunks = undefined
+        // A client that counts the bytes of a Content-Length has the whole answer with this chunk: the recording begins first.
+        if (size === announced) end()
       },
-      end: () => {
-        if (!open) return
-        open = false
-        this.#commit(head, chunks === undefined ? { kind: 'too-large', size } : { kind: 'bytes', bytes: Buffer.concat(chunks) })
-        chunks = undefined
-      },
+      end,
       abort: (reason) => {
         if (!open) return
         open = false
