@@ -159,6 +159,7 @@ export {
   type RouteAuthInput,
   type RoutesDocumentInput,
   type RoutesInput,
+  type Recording,
   type UserRouteContext,
   type UserRouteInput,
   type UserRouteResolver,

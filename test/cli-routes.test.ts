@@ -19,7 +19,7 @@ afterEach(killStarted)
 
 
 /** Starts a server (`--log pretty`) and resolves with its URL and its banner once it listens. */
-function start(args: string[], env: Record<string, string> = {}): Promise<{ url: string; banner: string; stop(): Promise<number | null> }> {
+function start(args: string[], env: Record<string, string> = {}): Promise<{ url: string; banner: string; output(): string; stop(): Promise<number | null> }> {
   return new Promise((resolve, reject) => {
     const child = spawnCli(['--port', '0', ...args], env)
     let out = ''
@@ -32,6 +32,7 @@ function start(args: string[], env: Record<string, string> = {}): Promise<{ url:
         resolve({
           url: match[1],
           banner: out,
+          output: () => out,
           stop: async () => {
             child.kill('SIGTERM')
             return await exited
@@ -112,8 +113,10 @@ describe('--proxy and --record', () => {
       expect(proxy.banner).toContain(`Proxy                   every other path goes to http://127.0.0.1:`)
       expect(proxy.banner).toContain(`recorded into ${recorded}`)
       const live = await (await fetch(`${proxy.url}/integration/api/pools`, { headers: { authorization: 'Bearer my-real-token' } })).json()
+      // Closing waits for the recordings under way, and the log says where each went.
       expect(await proxy.stop()).toBe(0)
-      expect(readdirSync(recorded)).toEqual(['GET integration.api.pools.json'])
+      expect(readdirSync(recorded)).toEqual([expect.stringMatching(/^get\.0\.integration\.api\.pools\.[0-9a-f]{10}\.json$/)])
+      expect(proxy.output()).toContain(`--record: GET /integration/api/pools -> 200, recorded in ${readdirSync(recorded)[0] ?? ''}`)
       const offline = await start(['--routes', recorded])
       expect(await (await fetch(`${offline.url}/integration/api/pools`, { headers: APP_KEY })).json()).toEqual(live)
       expect((await fetch(`${offline.url}/integration/api/pools`)).status).toBe(401)

@@ -212,6 +212,8 @@ function write(req: IncomingMessage, res: ServerResponse, reply: Reply, head: bo
     res.end()
     return
   }
+  // The head goes out now, not with the first chunk: a stream may be quiet for a while.
+  res.flushHeaders()
   void pipe(body, res)
 }
 

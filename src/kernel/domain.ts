@@ -69,6 +69,8 @@ export interface Domain<Api extends object = object, State extends object = obje
   credentials?(): CredentialInfo[]
   /** Back to the fixtures. The synchronous part runs before the scenarios are reset. */
   reset?(): Promise<void>
+  /** Finishes what it has in flight (a file being written) before the emulator closes. */
+  close?(): Promise<void>
   /**
    * The OpenAPI documentation of its routes, by route id (`GET /__svc-mock/openapi.json`). Loaded
    * with import() when a document is asked for: most emulators never need it.

@@ -77,7 +77,8 @@ export function toHar(entries: readonly JournalEntry[], creator: { name: string;
 }
 
 function harEntry(entry: JournalEntry): HarEntry {
-  const url = new URL(entry.path, entry.origin)
+  // Appended, never resolved: a path such as //other-host/x is a path of this origin.
+  const url = new URL(`${entry.origin}${entry.path}`)
   const requestType = entry.request.headers['content-type'] ?? ''
   const bodyText = entry.request.bodyText
   const responseType = entry.response.headers['content-type'] ?? ''

@@ -70,6 +70,8 @@ export interface JournalRecord {
   readonly responseBody: string | Uint8Array | undefined
   /** The answer is JSON holding secrets (tokens): its secret fields are redacted when read. */
   readonly secretResponse: boolean
+  /** An exchange with a real service: shown through the redactor's `foreign()` view. */
+  readonly foreign?: boolean
   /** The request body's bytes, when they were in memory (redacted and decoded when read). */
   readonly requestBytes?: Uint8Array | undefined
   /** For a request no route answered. */
@@ -77,7 +79,8 @@ export interface JournalRecord {
 }
 
 /** The redacted entry of a record. */
-export function entryOf(seq: number, record: JournalRecord, redact: Redactor): JournalEntry {
+export function entryOf(seq: number, record: JournalRecord, journalRule: Redactor): JournalEntry {
+  const redact = viewOf(record, journalRule)
   const url = new URL(record.url)
   const responseHeaders = record.responseHeaders
   const body = responseHeaders ? responseBody(record, responseHeaders, redact) : undefined
@@ -108,7 +111,8 @@ export function entryOf(seq: number, record: JournalRecord, redact: Redactor): J
 }
 
 /** What a log line shows of a record: no headers or bodies, the path redacted as the entry's. */
-export function requestLineOf(record: JournalRecord, redact: Redactor): RequestLine {
+export function requestLineOf(record: JournalRecord, journalRule: Redactor): RequestLine {
+  const redact = viewOf(record, journalRule)
   return {
     time: new Date(record.receivedAt).toISOString(),
     route: record.route,
@@ -119,6 +123,11 @@ export function requestLineOf(record: JournalRecord, redact: Redactor): RequestL
     scenarios: record.scenarios,
     durationMs: record.durationMs,
   }
+}
+
+/** The redaction a record is shown through: the foreign view for an exchange with a real service. */
+function viewOf(record: JournalRecord, redact: Redactor): Redactor {
+  return record.foreign === true ? redact.foreign(record.requestHeaders) : redact
 }
 
 /** Request bodies the journal keeps as text. */
@@ -148,10 +157,10 @@ function responseBody(record: JournalRecord, headers: Headers, redact: Redactor)
   if (body === undefined || body.length > JOURNAL_BODY_LIMIT) return undefined
   if (!/json|text|xml|html|form/.test(headers.get('content-type') ?? '')) return undefined
   const text = typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')
-  if (!record.secretResponse) return text
+  if (!record.secretResponse && record.foreign !== true) return text
   try {
     return JSON.stringify(redact.value(JSON.parse(text)))
   } catch {
-    return undefined
+    return record.secretResponse ? undefined : redact.text(text)
   }
 }

@@ -264,6 +264,7 @@ export class Kernel<Options extends object, Urls extends Addresses> {
         changed()
       },
       close: async () => {
+        await Promise.all(this.#domains.map((d) => d.close?.()))
         hub.close()
         clock.close()
       },

@@ -45,6 +45,7 @@ export function recordExchange(services: { readonly journal: Journal; readonly l
     responseHeaders: failed ? undefined : reply.headers,
     responseBody: definition?.control ? undefined : fixedBody(reply),
     secretResponse: definition?.secretResponse === true,
+    foreign: definition?.foreign === true,
     requestBytes: request.body?.kept(),
     nearMiss: exchange.nearMiss,
   }

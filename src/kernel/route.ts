@@ -105,6 +105,11 @@ export interface RouteDefinition {
   /** The JSON answer carries secrets (tokens): the journal keeps it with secret fields redacted. */
   readonly secretResponse?: boolean
   /**
+   * An exchange with a real service (a proxy): the journal and the logs show it through the
+   * redactor's `foreign()` view, whose names and credentials svc-mock cannot know in advance.
+   */
+  readonly foreign?: boolean
+  /**
    * Groups the route belongs to, which a scenario selects as `@tag` (the auth domain tags every
    * route its gate guards `gated`, so a gate scenario reaches each of them).
    */

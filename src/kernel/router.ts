@@ -90,19 +90,28 @@ export class RouteTable<R> {
     this.#buckets.set(size, bucket)
   }
 
+  /**
+   * The first route, in registration order, that takes the method and matches the path. A GET
+   * route also answers HEAD, unless a route declared for HEAD itself matches the path too.
+   */
   match(method: string, pathname: string): RouteMatch<R> {
     const parts = splitPath(pathname)
     const bucket = this.#buckets.get(parts.length)
     if (!bucket) return { kind: 'not-found' }
     const allowed: string[] = []
+    let first: RouteMatch<R> | undefined
     for (const entry of bucket) {
       const params = matchSegments(entry.pattern.segments, parts)
       if (!params) continue
-      if (entry.method === '*' || entry.method === method || (method === 'HEAD' && entry.method === 'GET')) {
-        return { kind: 'match', route: entry.route, params }
+      if (entry.method === method) return { kind: 'match', route: entry.route, params }
+      if (entry.method === '*') return first ?? { kind: 'match', route: entry.route, params }
+      if (method === 'HEAD' && entry.method === 'GET') {
+        first ??= { kind: 'match', route: entry.route, params }
+        continue
       }
       allowed.push(entry.method)
     }
+    if (first) return first
     return allowed.length > 0 ? { kind: 'method-not-allowed', allowed } : { kind: 'not-found' }
   }
 

@@ -4,6 +4,7 @@
  * The control plane's `POST /__svc-mock/routes` and `/__svc-mock/resources/…` call the same.
  */
 import type { RouteInfo } from '../kernel/kernel.js'
+import type { Recorder, Recording } from './recorder.js'
 import type { RouteRegistry } from './registry.js'
 import type { ResourcesApi } from './resources.js'
 import type { RoutesDocumentInput } from './schema.js'
@@ -19,6 +20,12 @@ export interface UserRoutesApi {
   add(document: RoutesDocumentInput): Promise<RouteInfo[]>
   /** The user's routes now (route files, documents given in code, and those added since). */
   list(): RouteInfo[]
+  /**
+   * With `record`: waits until every recording begun so far is on disk (a recording begins when
+   * the answer's body has ended, before the client reads its end), and answers what was recorded
+   * since the start or the last reset, oldest first. Without `record`: none.
+   */
+  recorded(): Promise<Recording[]>
 }
 
 export interface UserRoutesDomainApi {
@@ -26,11 +33,12 @@ export interface UserRoutesDomainApi {
   readonly resources: ResourcesApi
 }
 
-export function userRoutesApi(registry: RouteRegistry, resources: ResourcesApi): UserRoutesDomainApi {
+export function userRoutesApi(registry: RouteRegistry, resources: ResourcesApi, recorder: Recorder | undefined): UserRoutesDomainApi {
   return {
     userRoutes: {
       add: (document) => registry.add(document),
       list: () => registry.routes.map(({ id, method, path, origin, summary }) => ({ id, method, path, origin, summary })),
+      recorded: async () => (recorder === undefined ? [] : await recorder.recorded()),
     },
     resources,
   }

@@ -24,8 +24,20 @@ export const DEFAULT_PROXY_TIMEOUT_MS = 30_000
 /** Largest request body the proxy forwards (it streams; this only bounds a runaway upload). */
 export const PROXY_BODY_LIMIT = 100 * 1024 * 1024
 
-/** Largest answer `--record` writes to a file; a larger one is forwarded but not recorded (and logged). */
-export const RECORD_LIMIT = 50 * 1024 * 1024
+/**
+ * Largest answer body `--record` keeps, in memory until the answer ends: a larger one is forwarded
+ * whole but recorded as its head and a note that the body was too large.
+ */
+export const RECORD_LIMIT = 5 * 1024 * 1024
+
+/** A recording's route id, and its file name without `.json` or `.body`: at most this long (the route schema's id limit). */
+export const RECORD_ID_LIMIT = 100
+
+/** Hex digits of the hash of the method and path template that ends a recording's name. */
+export const RECORD_HASH_LENGTH = 10
+
+/** The newest outcomes `emu.userRoutes.recorded()` answers with. */
+export const RECORDINGS_KEPT = 1000
 
 /** A recorded JSON answer up to this size goes into the route file itself; a larger one (or any other) into a body file beside it. */
 export const RECORD_INLINE_LIMIT = 64 * 1024

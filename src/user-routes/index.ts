@@ -19,6 +19,7 @@ import { resourcesApi } from './resources.js'
 import type { RoutesInput } from './sources.js'
 
 export type { UserRoutesApi, UserRoutesDomainApi } from './api.js'
+export type { Recording } from './recorder.js'
 export type { UserRouteContext, UserRouteResolver } from './context.js'
 export type { ResourceCollection, ResourcesApi } from './resources.js'
 export type { ResourceInput, RouteAuthInput, RoutesDocumentInput, UserRouteInput } from './schema.js'
@@ -56,8 +57,8 @@ export interface UserRoutesInputs {
 
 export const userRoutesSchemas: DomainSchemas = { fixtures: [] }
 
-/** The proxy's fallback route, when the options ask for one. */
-function proxyOf(options: UserRoutesOptions, kernel: KernelServices): RouteDefinition | undefined {
+/** The proxy's fallback route and its recorder, when the options ask for them. */
+function proxyOf(options: UserRoutesOptions, kernel: KernelServices): { route: RouteDefinition; recorder: Recorder | undefined } | undefined {
   const { proxy, record, proxyTimeoutMs = DEFAULT_PROXY_TIMEOUT_MS } = options
   if (proxy === undefined) {
     if (record !== undefined) throw new ConfigError('record', 'records what the proxy forwards: give proxy (--proxy URL) too')
@@ -72,7 +73,7 @@ function proxyOf(options: UserRoutesOptions, kernel: KernelServices): RouteDefin
   if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') throw new ConfigError('proxy', `must use http or https, got "${proxy}"`)
   if (!Number.isInteger(proxyTimeoutMs) || proxyTimeoutMs < 1) throw new ConfigError('proxyTimeoutMs', `must be a whole number of milliseconds >= 1, got ${String(proxyTimeoutMs)}`)
   const recorder = record === undefined ? undefined : new Recorder(record, kernel)
-  return proxyRoute({ upstream, timeoutMs: proxyTimeoutMs, recorder })
+  return { route: proxyRoute({ upstream, timeoutMs: proxyTimeoutMs, recorder }), recorder }
 }
 
 export const userRoutesDomain: DomainModule<'userRoutes', UserRoutesOptions, Domain<UserRoutesDomainApi>, UserRoutesInputs> = {
@@ -83,16 +84,21 @@ export const userRoutesDomain: DomainModule<'userRoutes', UserRoutesOptions, Dom
     const resources = resourcesApi(() => registry.resources)
     const registry: RouteRegistry = new RouteRegistry(kernel, { gate, clock: kernel.clock, uuid: () => kernel.ids.uuid(), resources, logger: kernel.logger })
     const inputs = options.routes === undefined ? [] : Array.isArray(options.routes) ? options.routes : [options.routes]
-    const fallback = proxyOf(options, kernel)
+    const proxy = proxyOf(options, kernel)
+    const recorder = proxy?.recorder
     return {
       get routes() {
         return registry.routes
       },
-      ...(fallback ? { fallback } : {}),
-      api: userRoutesApi(registry, resources),
+      ...(proxy ? { fallback: proxy.route } : {}),
+      api: userRoutesApi(registry, resources, recorder),
       docs: async () => registry.docs(),
       load: () => registry.start(inputs),
-      reset: () => registry.reset(),
+      reset: () => {
+        recorder?.reset()
+        return registry.reset()
+      },
+      close: async () => void (await recorder?.recorded()),
     }
   },
 }

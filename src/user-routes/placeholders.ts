@@ -24,6 +24,11 @@ export type Rendered = readonly Part[]
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g
 
+/** Whether a text holds what a route file reads as a placeholder (a recording keeps such text out of the file's strings). */
+export function holdsPlaceholder(text: string): boolean {
+  return /\{\{\s*[^{}]*?\s*\}\}/.test(text)
+}
+
 /** What a template may name, for the rule it breaks. */
 export interface PlaceholderScope {
   /** The path template's parameters. */

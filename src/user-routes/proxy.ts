@@ -2,20 +2,21 @@
  * Forwarding to the user's real team: the fallback route the kernel dispatches for every request
  * whose path no route serves (never one svc-mock emulates). The request goes out as it came, its
  * credential included, with node:http(s) (bytes as they are: no decoding, no redirect followed),
- * its body streamed up; the answer's head is awaited for a bounded time on the emulator clock
- * (504 after it), and its body streams back as it comes. An upstream that cannot be reached is a
- * 502 with a clear body. With a recorder, the complete answer is written as a route file before
- * the caller's body ends.
+ * its body streamed up, always to the team's host: the team's URL is a prefix, and the request's
+ * path is appended to it as a path, never resolved as a URL (`//other-host/x` is a path). The
+ * answer's head is awaited for a bounded time on the emulator clock (504 after it); then the head
+ * and each chunk of the body go to the client as they come, past the recorder when there is one.
+ * An upstream that cannot be reached, or answers with a status HTTP does not have, is a 502 with
+ * a clear body.
  */
 import { type ClientRequest, type IncomingMessage, request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
-import { Readable } from 'node:stream'
 import { SCENARIO_HEADER } from '../kernel/constants.js'
 import { HttpError } from '../kernel/errors.js'
 import { headersOf, type Reply } from '../kernel/reply.js'
 import type { RequestContext, RouteDefinition } from '../kernel/route.js'
 import { HOP_BY_HOP, PROXIED_ROUTE, PROXY_BODY_LIMIT } from './constants.js'
-import type { Recorder } from './recorder.js'
+import type { Recorder, RecordingSink } from './recorder.js'
 import { UpstreamError } from './wire.js'
 
 export interface ProxyOptions {
@@ -35,16 +36,15 @@ export function proxyRoute(options: ProxyOptions): RouteDefinition {
     origin: 'base',
     summary: `Forward a request no route serves to ${options.upstream.origin}`,
     bodyLimit: PROXY_BODY_LIMIT,
+    foreign: true,
     resolve: (ctx) => forward(ctx, options),
   }
 }
 
 async function forward(ctx: RequestContext, options: ProxyOptions): Promise<Reply> {
   const { upstream, timeoutMs, recorder } = options
-  const target = new URL(`${upstream.pathname.replace(/\/$/, '')}${ctx.url.pathname}${ctx.url.search}`, upstream)
-  const headers = outgoingHeaders(ctx)
-  const send = target.protocol === 'https:' ? httpsRequest : httpRequest
-  const outgoing = send(target, { method: ctx.method, headers })
+  const send = upstream.protocol === 'https:' ? httpsRequest : httpRequest
+  const outgoing = send({ ...targetOf(upstream, ctx.url), method: ctx.method, headers: outgoingHeaders(ctx) })
   const gone = (): void => void outgoing.destroy()
   ctx.signal.addEventListener('abort', gone, { once: true })
   const answered = new Promise<IncomingMessage>((resolve, reject) => {
@@ -73,17 +73,82 @@ async function forward(ctx: RequestContext, options: ProxyOptions): Promise<Repl
     stop.abort()
     ctx.signal.removeEventListener('abort', gone)
   }
-  const status = incoming.statusCode ?? 502
+  const status = incoming.statusCode ?? 0
+  const exchange = { method: ctx.method, url: ctx.url, requestHeaders: ctx.headers }
+  if (status < 200 || status > 599) {
+    incoming.destroy()
+    const error = new UpstreamError(502, upstream.origin, `${upstream.origin} answered ${ctx.method} ${ctx.url.pathname} with status ${status}, which HTTP does not have (a final answer is 200-599), so svc-mock answers 502.`)
+    const reply = error.toReply()
+    const sink = recorder?.begin({ ...exchange, status: 502, headers: [['content-type', reply.headers.get('content-type') ?? 'application/json']], note: `the team answered with status ${status} (${incoming.statusMessage ?? ''})` })
+    sink?.write(new TextEncoder().encode(typeof reply.body === 'string' ? reply.body : ''))
+    sink?.end()
+    throw error
+  }
   const answerHeaders = incomingHeaders(incoming)
-  const noBody = ctx.method === 'HEAD' || status === 204 || status === 304
-  if (noBody) {
+  const sink = recorder?.begin({ ...exchange, status, headers: answerHeaders })
+  if (ctx.method === 'HEAD' || status === 204 || status === 205 || status === 304) {
     incoming.resume()
-    await recorder?.record({ method: ctx.method, url: ctx.url, requestHeaders: ctx.headers, status, headers: answerHeaders, body: new Uint8Array() })
+    sink?.end()
     return { status, headers: headersOf(answerHeaders), body: null }
   }
-  let body = Readable.toWeb(incoming) as ReadableStream<Uint8Array>
-  if (recorder) body = body.pipeThrough(recorder.tap({ method: ctx.method, url: ctx.url, requestHeaders: ctx.headers, status, headers: answerHeaders }))
-  return { status, headers: headersOf(answerHeaders), body }
+  return { status, headers: headersOf(answerHeaders), body: relay(incoming, sink) }
+}
+
+/** Where a request goes: always the team's host, at the team's path followed by the request's path and query, as they are. */
+function targetOf(upstream: URL, url: URL): { protocol: string; hostname: string; port: string | undefined; path: string; auth: string | undefined } {
+  return {
+    protocol: upstream.protocol,
+    hostname: upstream.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: upstream.port === '' ? undefined : upstream.port,
+    path: `${upstream.pathname.replace(/\/$/, '')}${url.pathname}${url.search}`,
+    auth: upstream.username === '' ? undefined : `${decoded(upstream.username)}:${decoded(upstream.password)}`,
+  }
+}
+
+/** A URL's user name or password as written (a `%` that starts no escape stays as it is). */
+function decoded(part: string): string {
+  try {
+    return decodeURIComponent(part)
+  } catch {
+    return part
+  }
+}
+
+/**
+ * The answer's body as it comes, each chunk passed on at once and shown to the recorder on its
+ * way. When the team stops before the end the client's body fails (after what came) and nothing
+ * is recorded; when the client stops reading, the team's answer is dropped too.
+ */
+function relay(incoming: IncomingMessage, sink: RecordingSink | undefined): ReadableStream<Uint8Array> {
+  // One chunk at a time from the socket's own buffer: nothing piles up when the client is slower than the team.
+  const source: AsyncIterator<Buffer> = incoming[Symbol.asyncIterator]()
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        let next: IteratorResult<Buffer>
+        try {
+          next = await source.next()
+        } catch (error) {
+          sink?.abort(`the team's answer stopped before its end (${describe(error)})`)
+          controller.error(error)
+          return
+        }
+        if (next.done) {
+          sink?.end()
+          controller.close()
+          return
+        }
+        sink?.write(next.value)
+        controller.enqueue(next.value)
+      },
+      async cancel() {
+        sink?.abort('the client stopped reading the answer before its end')
+        incoming.destroy()
+        await source.return?.()
+      },
+    },
+    { highWaterMark: 0 },
+  )
 }
 
 /** The request's headers as they go on: without the hop-by-hop ones and svc-mock's own scenario header. */

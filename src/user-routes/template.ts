@@ -36,11 +36,12 @@ export function parseTemplate(path: string): PathTemplate | { problem: string } 
     if (segment.startsWith(':')) return { problem: `the segment "${segment}" of "${path}": write a parameter as {name}` }
     segments.push(segment)
   }
-  // A URL's path is normalized before routing: a segment it would change (a space, "..") can never match.
+  // A URL's path is normalized before routing: a segment it would change (a space, "..") can never
+  // match. The probe is appended to an origin, never resolved against one: "//x" is a path here.
   const probe = `/${segments.map((s) => (s.startsWith(':') ? 'x' : s)).join('/')}`
   let normalized: string
   try {
-    normalized = new URL(probe, 'http://svc-mock.invalid').pathname
+    normalized = new URL(`http://svc-mock.invalid${probe}`).pathname
   } catch {
     normalized = ''
   }
@@ -99,7 +100,8 @@ export class ClashIndex<R> {
     const segments = later.segments
     const visit = (at: Node<R>, i: number): R | undefined => {
       const segment = segments[i]
-      if (segment === undefined) return at.routes.find((r) => r.method === '*' || r.method === later.method || (later.method === 'HEAD' && r.method === 'GET'))?.route
+      // A HEAD route is served before a GET route that matches its paths (the router prefers it).
+      if (segment === undefined) return at.routes.find((r) => r.method === '*' || r.method === later.method)?.route
       if (segment.kind === 'static') {
         const child = at.statics.get(segment.value)
         const found = child ? visit(child, i + 1) : undefined

@@ -327,6 +327,17 @@ describe('RouteTable', () => {
     expect(table.match('GET', '/hooks/')).toEqual({ kind: 'not-found' })
     expect(table.match('GET', '/a/b/d')).toEqual({ kind: 'not-found' })
   })
+
+  it('answers HEAD with a route declared for HEAD before a GET route that matches the path too, whichever came first', () => {
+    const table = new RouteTable<string>()
+    table.add('GET', compilePattern('/doc/:id'), 'get any')
+    table.add('HEAD', compilePattern('/doc/one'), 'head one')
+    table.add('*', compilePattern('/doc/:id'), 'any method')
+    expect(table.match('HEAD', '/doc/one')).toMatchObject({ kind: 'match', route: 'head one' })
+    expect(table.match('HEAD', '/doc/two')).toMatchObject({ kind: 'match', route: 'get any' })
+    expect(table.match('GET', '/doc/one')).toMatchObject({ kind: 'match', route: 'get any' })
+    expect(table.match('POST', '/doc/one')).toMatchObject({ kind: 'match', route: 'any method' })
+  })
 })
 
 describe('Ring', () => {

@@ -1,12 +1,19 @@
 /**
  * The user-routes domain's small pieces: path templates (what can match, what is refused), the
- * clash rule, placeholders, and how a recording names a path's parameters.
+ * clash rule, placeholders, how a recording names a path's parameters, and when a recording begins.
  */
-import { describe, expect, it } from 'vitest'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { Clock } from '../../src/kernel/clock.js'
+import { createLogger } from '../../src/kernel/logger.js'
+import { Redactor } from '../../src/kernel/redact.js'
 import { CONTROL_PREFIX } from '../../src/control/index.js'
 import { RESERVED_PREFIX } from '../../src/user-routes/index.js'
 import { compileJson, compileString, render } from '../../src/user-routes/placeholders.js'
-import { looksLikeId, templateOfPath } from '../../src/user-routes/recorder.js'
+import { looksLikeId, templateOfPath } from '../../src/user-routes/record-names.js'
+import { type ExchangeHead, Recorder } from '../../src/user-routes/recorder.js'
 import { ClashIndex, parseTemplate, placed } from '../../src/user-routes/template.js'
 
 describe('path templates', () => {
@@ -36,7 +43,8 @@ describe('the clash rule: an earlier route shadows a later one it answers every 
   it.each([
     [{ method: 'GET', path: '/api/cloud/team' }, { method: 'GET', path: '/api/cloud/team' }, true],
     [{ method: '*', path: '/hooks/:token' }, { method: 'POST', path: '/hooks/mine' }, true],
-    [{ method: 'GET', path: '/a/:x' }, { method: 'HEAD', path: '/a/b' }, true],
+    [{ method: 'GET', path: '/a/:x' }, { method: 'HEAD', path: '/a/b' }, false],
+    [{ method: 'HEAD', path: '/a/:x' }, { method: 'HEAD', path: '/a/b' }, true],
     [{ method: 'GET', path: '/a/:x' }, { method: 'GET', path: '/a/:y' }, true],
     [{ method: 'GET', path: '/api/cloud/team' }, { method: 'GET', path: '/api/cloud/:x' }, false],
     [{ method: 'GET', path: '/api/cloud/team' }, { method: 'POST', path: '/api/cloud/team' }, false],
@@ -91,6 +99,36 @@ describe('a recording\'s path templates', () => {
     expect(templateOfPath('/integration/api/pools/3fa85f64-5717-4562-b3fc-2c963f66afa6/tables/42')).toEqual({ template: '/integration/api/pools/{poolId}/tables/{tableId}', params: ['poolId', 'tableId'] })
     expect(templateOfPath('/categories/12/12345')).toEqual({ template: '/categories/{categoryId}/{id}', params: ['categoryId', 'id'] })
     expect(templateOfPath('/data-pools/7/x/8')).toEqual({ template: '/data-pools/{dataPoolId}/x/{xId}', params: ['dataPoolId', 'xId'] })
+  })
+})
+
+describe('the recorder', () => {
+  const head = (headers: Array<[string, string]>): ExchangeHead => ({ method: 'GET', url: new URL('http://team.invalid/a'), requestHeaders: new Headers(), status: 200, headers })
+  const dirs: string[] = []
+  const recorder = (): Recorder => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-mock-recorder-unit-'))
+    dirs.push(dir)
+    return new Recorder(dir, { redact: new Redactor(), clock: new Clock({ mode: 'manual' }), logger: createLogger('silent') })
+  }
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('begins a recording once the bytes a Content-Length announced have come, before the stream says it ended (a client counting them has the whole answer)', async () => {
+    const rec = recorder()
+    rec.begin(head([['content-length', '5'], ['content-type', 'text/plain']])).write(new TextEncoder().encode('hello'))
+    expect(await rec.recorded()).toMatchObject([{ method: 'GET', path: '/a', status: 200, outcome: 'written' }])
+  })
+
+  it('records nothing of an answer that stops before its end, and a body over the limit as its head only', async () => {
+    const rec = recorder()
+    const cut = rec.begin(head([['content-length', '10']]))
+    cut.write(new TextEncoder().encode('hello'))
+    cut.abort('stopped')
+    const large = rec.begin(head([]))
+    for (let i = 0; i < 6; i++) large.write(new Uint8Array(1024 * 1024))
+    large.end()
+    expect((await rec.recorded()).map((r) => r.outcome)).toEqual(['not-recorded', 'written'])
   })
 })
 
