@@ -95,7 +95,8 @@ export class Resource implements ResourceCollection {
   }
 
   get(id: string | number): JsonObject | undefined {
-    return this.#records.findFirst((q) => q.where({ key: String(id) }))?.record
+    const key = String(id)
+    return this.#records.findFirst((q) => q.where((entry) => entry.key === key))?.record
   }
 
   findMany(where: Readonly<Record<string, string | number | boolean>>): JsonObject[] {
@@ -133,7 +134,8 @@ export class Resource implements ResourceCollection {
   }
 
   delete(id: string | number): boolean {
-    const deleted = this.#records.delete((q) => q.where({ key: String(id) })) !== undefined
+    const key = String(id)
+    const deleted = this.#records.delete((q) => q.where((entry) => entry.key === key)) !== undefined
     if (deleted) this.#changed = true
     return deleted
   }
@@ -154,7 +156,7 @@ export class Resource implements ResourceCollection {
   /** Replaces the record under this key, in its place. */
   async #update(key: string, record: JsonObject): Promise<JsonObject> {
     this.#changed = true
-    const entry = await this.#records.update((q) => q.where({ key }), {
+    const entry = await this.#records.update((q) => q.where((entry) => entry.key === key), {
       strict: true,
       data: (draft) => {
         // The compiler cannot expand a draft of JSON's recursive type; the value is the record as it is.
