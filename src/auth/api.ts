@@ -64,7 +64,7 @@ export function apiKeysApi(directory: Directory, newKey: () => string): ApiKeysA
   return {
     list: () => directory.apiKeys.all().map(describeApiKey),
     create: async (input) => {
-      const key = await directory.createApiKey(input, newKey)
+      const key = directory.createApiKey(input, newKey)
       return { ...describeApiKey(key), key: key.key }
     },
     delete: (key) => directory.deleteApiKey(key),

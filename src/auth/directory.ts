@@ -1,13 +1,13 @@
 /**
  * The identities of the platform: users and static keys (user API keys and application keys).
- * Static keys never expire and cannot be rotated: they are deleted and created anew. Backed by
- * @msw/data collections with a Map index on the key, since every API call looks one up.
+ * Static keys never expire and cannot be rotated: they are deleted and created anew. Each in a
+ * KeyedStore: every API call looks its key up.
  */
 import * as z from 'zod'
 import { ConflictError, FixtureError, InvalidInputError } from '../kernel/errors.js'
 import type { FixtureSection, Sourced } from '../kernel/fixtures.js'
+import { KeyedStore } from '../kernel/keyed-store.js'
 import { parseBody } from '../kernel/validation.js'
-import { IndexedCollection } from '../kernel/store.js'
 import { Permission } from './permissions.js'
 
 /** A user's role on the team, as `GET /api/cloud` reports it. */
@@ -48,24 +48,24 @@ export const usersSection: FixtureSection<User> = { name: 'users', schema: User,
 export const apiKeysSection: FixtureSection<ApiKey> = { name: 'apiKeys', schema: ApiKey, key: (k) => k.id }
 
 export class Directory {
-  readonly users = new IndexedCollection(User, (u) => u.id)
-  readonly apiKeys = new IndexedCollection(ApiKey, (k) => k.key)
+  readonly users = new KeyedStore(User, (u) => u.id)
+  readonly apiKeys = new KeyedStore(ApiKey, (k) => k.key)
 
   /** Loads the fixtures' users and keys; a key naming an unknown user fails with its file and path. */
-  async load(users: Sourced<User>[], keys: Sourced<ApiKey>[]): Promise<void> {
+  load(users: Sourced<User>[], keys: Sourced<ApiKey>[]): void {
     const ids = new Set(users.map((u) => u.value.id))
     for (const key of keys) {
       if (key.value.userId !== undefined && !ids.has(key.value.userId)) {
         throw new FixtureError(key.file, `${key.path}.userId`, `names user "${key.value.userId}", which no fixture defines`)
       }
     }
-    await this.users.seed(users.map((u) => u.value))
-    await this.apiKeys.seed(keys.map((k) => k.value))
+    this.users.seed(users.map((u) => u.value))
+    this.apiKeys.seed(keys.map((k) => k.value))
   }
 
-  async reset(): Promise<void> {
-    await this.users.reset()
-    await this.apiKeys.reset()
+  reset(): void {
+    this.users.reset()
+    this.apiKeys.reset()
   }
 
   user(id: string): User | undefined {
@@ -82,7 +82,7 @@ export class Directory {
     return key.permissions
   }
 
-  async createApiKey(input: ApiKeyInput, generate: () => string): Promise<ApiKey> {
+  createApiKey(input: ApiKeyInput, generate: () => string): ApiKey {
     const body = parseBody(CreateApiKeyBody, input, 'API key')
     const { kind, userId, permissions, id } = body
     if (kind === 'user' && (userId === undefined || !this.user(userId))) {
@@ -90,8 +90,8 @@ export class Directory {
     }
     const key = body.key ?? `svcmock-${kind}-key-${generate()}`
     if (this.apiKey(key)) throw new ConflictError('An API key with this value exists already.', 'key')
-    return await this.apiKeys.insert({
-      id: id ?? `${kind}-key-${this.apiKeys.size() + 1}`,
+    return this.apiKeys.put({
+      id: id ?? `${kind}-key-${this.apiKeys.size + 1}`,
       kind,
       key,
       ...(userId === undefined ? {} : { userId }),

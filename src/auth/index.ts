@@ -144,7 +144,7 @@ function defineAuth(kernel: KernelServices, urls: { auth: string; base: string }
     secretFields: SECRET_FIELDS,
     load: async (fixtures) => {
       team = fixtures.of(teamSection)[0]?.value ?? team
-      await directory.load(fixtures.of(usersSection), fixtures.of(apiKeysSection))
+      directory.load(fixtures.of(usersSection), fixtures.of(apiKeysSection))
       await server.load(fixtures.of(oauthClientsSection), fixtures.of(signingKeysSection))
     },
     state: () => ({
@@ -155,8 +155,8 @@ function defineAuth(kernel: KernelServices, urls: { auth: string; base: string }
     credentials: (): CredentialInfo[] => credentials(directory, server),
     reset: async () => {
       gate.reset()
-      await directory.reset()
-      await server.reset()
+      directory.reset()
+      server.reset()
     },
   }
 }

@@ -1,7 +1,7 @@
 /**
  * A resource's record: a JSON object, its members kept as they are. One named `__proto__` stays
- * a member (a `z.record` would drop it), and nothing is copied, so what a route file, a POST or a
- * PUT gives is what GET answers.
+ * a member (a `z.record` would drop it), so what a route file, a POST or a PUT gives is what GET
+ * answers.
  */
 import * as z from 'zod'
 import { documentAs } from '../kernel/docs.js'

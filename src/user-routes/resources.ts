@@ -1,13 +1,20 @@
 /**
- * The user's resources: each an `@msw/data` collection (through the kernel's `IndexedCollection`,
- * which indexes it by id and resets it to its seed records), with the operations its routes and
+ * The user's resources: each an `@msw/data` collection used as its documentation shows (`create`,
+ * `findFirst`, `findMany` with `where`, `update`, `delete`), with the operations its routes and
  * the control plane share: list, read, create (an id made when absent), replace, upsert, delete.
  * `emu.resources.get('pools')` and a resolver's `context.resources` hand out the same objects.
+ *
+ * The collection holds entries `{ key, record }`: the key is the record's id as a string (`1` and
+ * `"1"` are one record), and the record is held whole as a member's value, since `update` drafts
+ * a record and a draft cannot take a member named `__proto__`. The collection writes
+ * asynchronously, so a resource runs its writes one after another, in the order they were made:
+ * each checks the records as the writes before it left them.
  */
+import { Collection } from '@msw/data'
+import * as z from 'zod'
 import { NotFoundError } from '../kernel/errors.js'
 import { suggestion } from '../kernel/closest.js'
 import type { JsonObject, JsonValue } from '../kernel/json.js'
-import { IndexedCollection } from '../kernel/store.js'
 import { RecordSchema } from './record.js'
 import { RecordBodyError, RecordConflictError, RecordNotFoundError } from './wire.js'
 
@@ -46,73 +53,129 @@ export interface ResourceSpec {
   readonly idField: string
 }
 
+/** A record in the collection, under its id as a string. */
+const Entry = z.object({ key: z.string(), record: RecordSchema })
+
 export class Resource implements ResourceCollection {
   readonly name: string
   readonly path: string
   readonly idField: string
-  readonly #store: IndexedCollection<typeof RecordSchema>
   readonly #newId: () => string
+  readonly #records = new Collection({ schema: Entry })
+  /** The records it starts with and returns to on reset. */
+  #seed: readonly JsonObject[] = []
+  /** Whether the records changed since the seed. */
+  #changed = false
+  /** The writes made so far; each runs once the one before it is done. */
+  #writes: Promise<unknown> = Promise.resolve()
 
   constructor(spec: ResourceSpec, newId: () => string) {
     this.name = spec.name
     this.path = spec.path
     this.idField = spec.idField
     this.#newId = newId
-    this.#store = new IndexedCollection(RecordSchema, (record) => idOf(record[spec.idField]) ?? '')
   }
 
   /** The records it starts with and returns to on reset. */
   seed(records: readonly JsonObject[]): Promise<void> {
-    return this.#store.seed(records)
+    return this.#write(async () => {
+      this.#seed = records
+      await this.#fill()
+    })
   }
 
   reset(): Promise<void> {
-    return this.#store.reset()
+    return this.#write(async () => {
+      if (this.#changed) await this.#fill()
+    })
   }
 
   list(): JsonObject[] {
-    return this.#store.all()
+    return this.#records.findMany().map((entry) => entry.record)
   }
 
   get(id: string | number): JsonObject | undefined {
-    return this.#store.get(String(id))
+    const key = String(id)
+    return this.#records.findFirst((q) => q.where((entry) => entry.key === key))?.record
   }
 
   findMany(where: Readonly<Record<string, string | number | boolean>>): JsonObject[] {
-    return this.#store.findMany(where as never)
+    return this.#records.findMany((q) => q.where({ record: where })).map((entry) => entry.record)
   }
 
-  async create(record: JsonObject): Promise<JsonObject> {
-    const body = this.#object(record)
-    const given = body[this.idField]
-    const id = given === undefined ? this.#newId() : this.#id(given)
-    if (this.#store.has(id)) throw new RecordConflictError(`A ${this.name} record with ${this.idField} "${id}" exists already.`)
-    return await this.#store.insert(given === undefined ? { [this.idField]: id, ...body } : body)
+  create(record: JsonObject): Promise<JsonObject> {
+    return this.#write(() => this.#create(record))
   }
 
-  async replace(id: string | number, record: JsonObject): Promise<JsonObject> {
-    const body = this.#object(record)
-    const key = String(id)
-    const problem = segmentProblem(key)
-    if (problem) throw new RecordBodyError(`The ${this.name} record's ${this.idField} "${key}" ${problem}.`)
-    const existing = this.#store.get(key)
-    if (!existing) throw new RecordNotFoundError(`No ${this.name} record with ${this.idField} "${key}".`)
-    const given = body[this.idField]
-    if (given !== undefined && this.#id(given) !== key) throw new RecordBodyError(`The body's ${this.idField} "${String(given)}" is not the ${this.idField} in the path, "${key}".`)
-    // The id keeps the form the record had (a number stays a number).
-    return await this.#store.insert({ ...body, [this.idField]: existing[this.idField] ?? key })
+  replace(id: string | number, record: JsonObject): Promise<JsonObject> {
+    return this.#write(async () => {
+      const body = this.#object(record)
+      const key = String(id)
+      const problem = segmentProblem(key)
+      if (problem) throw new RecordBodyError(`The ${this.name} record's ${this.idField} "${key}" ${problem}.`)
+      const existing = this.get(key)
+      if (!existing) throw new RecordNotFoundError(`No ${this.name} record with ${this.idField} "${key}".`)
+      const given = body[this.idField]
+      if (given !== undefined && this.#id(given) !== key) throw new RecordBodyError(`The body's ${this.idField} "${String(given)}" is not the ${this.idField} in the path, "${key}".`)
+      // The id keeps the form the record had (a number stays a number).
+      return await this.#update(key, { ...body, [this.idField]: existing[this.idField] ?? key })
+    })
   }
 
-  async put(record: JsonObject): Promise<{ record: JsonObject; created: boolean }> {
-    const body = this.#object(record)
-    const given = body[this.idField]
-    if (given === undefined) return { record: await this.create(body), created: true }
-    const created = !this.#store.has(this.#id(given))
-    return { record: await this.#store.insert(body), created }
+  put(record: JsonObject): Promise<{ record: JsonObject; created: boolean }> {
+    return this.#write(async () => {
+      const body = this.#object(record)
+      const given = body[this.idField]
+      if (given === undefined) return { record: await this.#create(body), created: true }
+      const key = this.#id(given)
+      if (this.get(key)) return { record: await this.#update(key, body), created: false }
+      return { record: await this.#add(key, body), created: true }
+    })
   }
 
   delete(id: string | number): boolean {
-    return this.#store.delete(String(id))
+    const key = String(id)
+    const deleted = this.#records.delete((q) => q.where((entry) => entry.key === key)) !== undefined
+    if (deleted) this.#changed = true
+    return deleted
+  }
+
+  async #create(record: JsonObject): Promise<JsonObject> {
+    const body = this.#object(record)
+    const given = body[this.idField]
+    const id = given === undefined ? this.#newId() : this.#id(given)
+    if (this.get(id)) throw new RecordConflictError(`A ${this.name} record with ${this.idField} "${id}" exists already.`)
+    return await this.#add(id, given === undefined ? { [this.idField]: id, ...body } : body)
+  }
+
+  async #add(key: string, record: JsonObject): Promise<JsonObject> {
+    this.#changed = true
+    return (await this.#records.create({ key, record })).record
+  }
+
+  /** Replaces the record under this key, in its place. */
+  async #update(key: string, record: JsonObject): Promise<JsonObject> {
+    this.#changed = true
+    const entry = await this.#records.update((q) => q.where((entry) => entry.key === key), {
+      strict: true,
+      data: (draft) => {
+        // The compiler cannot expand a draft of JSON's recursive type; the value is the record as it is.
+        draft.record = record as never
+      },
+    })
+    return entry.record
+  }
+
+  async #fill(): Promise<void> {
+    this.#records.clear()
+    for (const record of this.#seed) await this.#records.create({ key: idOf(record[this.idField]) ?? '', record })
+    this.#changed = false
+  }
+
+  #write<T>(write: () => Promise<T>): Promise<T> {
+    const done = this.#writes.then(write)
+    this.#writes = done.catch(() => undefined)
+    return done
   }
 
   #object(value: unknown): JsonObject {

@@ -36,7 +36,7 @@ export class ElementAdmin {
     if (this.store.storage(storage.collectionId, storage.storageId)) {
       throw new ConflictError(`Storage ${storage.collectionId}/${storage.storageId} exists already.`, 'storageId')
     }
-    await this.store.addStorage(storage)
+    this.store.addStorage(storage)
     return storage
   }
 
@@ -46,7 +46,7 @@ export class ElementAdmin {
     this.#checkPlace(element.storage, element.facet)
     const records = toRecords(element, { baseUrl: this.#deps.baseUrl, newId: this.#deps.newId })
     this.#checkNewVersionIds(element.storage, records)
-    await this.store.addElement(records)
+    this.store.addElement(records)
     const [collectionId = '', storageId = ''] = element.storage.split('/')
     return this.store.summary(collectionId, storageId, element.facet, element.id) as ElementSummary
   }
@@ -73,7 +73,7 @@ export class ElementAdmin {
       history: [],
     })
     this.#checkNewVersionIds(found.storage, [record])
-    await this.store.replaceVersions(withCurrentHistory([...existing, record], this.#deps.baseUrl))
+    this.store.replaceVersions(withCurrentHistory([...existing, record], this.#deps.baseUrl))
     return this.store.summary(collectionId, storageId, found.facet, found.id) as ElementSummary
   }
 
@@ -92,7 +92,7 @@ export class ElementAdmin {
     if (remaining.length === 0) {
       throw new ConflictError(`Version ${versionId} is the only version of element ${elementId}; delete the element instead.`, 'versionId')
     }
-    await this.store.replaceVersions(withCurrentHistory(remaining, this.#deps.baseUrl))
+    this.store.replaceVersions(withCurrentHistory(remaining, this.#deps.baseUrl))
   }
 
   #checkPlace(storageRef: string, facetName: string): void {

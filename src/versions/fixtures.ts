@@ -34,7 +34,7 @@ export interface LoadOptions {
 /** Seeds the store with the fixtures' storages and elements, and the generated elements. */
 export async function loadElements(store: ElementStore, fixtures: FixtureRecords, options: LoadOptions): Promise<void> {
   const { records, generation } = fixtureRecords(fixtures, options)
-  await store.seed(
+  store.seed(
     fixtures.of(storagesSection).map((s) => s.value),
     records,
     generation && new GeneratedElements(generation, options.baseUrl),

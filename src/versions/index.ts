@@ -84,7 +84,7 @@ export const versionsDomain: DomainModule<'versions', VersionsOptions, Domain<Ve
       docs: async () => ({ 'versions.list': (await import('./docs.js')).VERSIONS_DOC }),
       baseSettings: { listKey: options.versionListKey ?? 'elements', requiredScope: options.versionsScope ?? null },
       load: (fixtures) => loadElements(store, fixtures, { baseUrl, seed: kernel.seed, newId }),
-      reset: () => store.reset(),
+      reset: async () => store.reset(),
     }
   },
 }

@@ -63,16 +63,16 @@ export async function listVersions(ctx: RequestContext, gate: AccessGate, store:
 }
 
 /**
- * The answer of an element's whole version list, made once and reused while the element's
- * versions are the same records in the same order (the store replaces records, never mutates
- * them), so a repeated GET does not join the bytes again.
+ * The answer of an element's whole version list, made once per list: the store replaces an
+ * element's list when its versions change, never the list itself, so a repeated GET does not
+ * join the bytes again.
  */
-const answered = new WeakMap<readonly VersionRecord[], { records: readonly VersionRecord[]; key: ListKey; body: Uint8Array }>()
+const answered = new WeakMap<readonly VersionRecord[], { key: ListKey; body: Uint8Array }>()
 
 function wholeList(versions: readonly VersionRecord[], key: ListKey): Uint8Array {
   const cached = answered.get(versions)
-  if (cached && cached.key === key && cached.records.length === versions.length && cached.records.every((record, i) => record === versions[i])) return cached.body
+  if (cached?.key === key) return cached.body
   const body = versionListBody(versions.map((record) => record.body), key)
-  answered.set(versions, { records: [...versions], key, body })
+  answered.set(versions, { key, body })
   return body
 }

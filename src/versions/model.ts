@@ -101,7 +101,7 @@ export type GenerateInput = z.input<typeof GenerateFixture>
  * One version of one element, as the store keeps it: the fields requests look up and filter by,
  * and the version's Element JSON with every resource, already rendered (expandUri, creationId,
  * releaseHistory) as UTF-8 bytes. Bytes because they are compact (a store of 100,000 elements
- * would not fit as objects), pass through @msw/data and zod by reference, and go to the socket
+ * would not fit as objects), pass through zod by reference, and go to the socket
  * as they are; options like `$select` parse them when they need to.
  */
 export const VersionRecord = z.object({

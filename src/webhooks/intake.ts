@@ -26,7 +26,7 @@ import {
   webhookGone,
 } from './wire.js'
 import type { FlowRunner, RunResult } from './flow.js'
-import { type DataStructure, type Field, type FlowConfig, WebhooksSettings } from './model.js'
+import { type DataStructure, type Field, type FlowConfig, type WebhookRecord, WebhooksSettings } from './model.js'
 import { readPayload } from './payload.js'
 import type { WebhookStore } from './store.js'
 import { learnStructure, validateBundle } from './structure.js'
@@ -75,7 +75,7 @@ export async function receive(ctx: RequestContext, deps: IntakeDeps): Promise<Re
 
   const flow: FlowConfig = { ...current.flow, ...settings.flow }
   const call = deps.runner.admit(id, flow, { bundle, receivedAt: ctx.receivedAt, overrides: settings.flow })
-  if (learning) deps.store.put(current).catch(deps.onError)
+  if (learning) learn(deps, current)
   if (!flow.active || flow.response === null) return accepted()
 
   // A webhook-response step: the caller waits for the run, parked on the clock until it ends.
@@ -86,6 +86,15 @@ export async function receive(ctx: RequestContext, deps: IntakeDeps): Promise<Re
   }
   if (call.result === undefined && ctx.signal.aborted) throw new Error('the caller went away while waiting for the flow')
   return answer(call.result)
+}
+
+/** Keeps what the call taught; a record the store refuses is logged, and the call stays accepted. */
+function learn(deps: IntakeDeps, record: WebhookRecord): void {
+  try {
+    deps.store.put(record)
+  } catch (error) {
+    deps.onError(error)
+  }
 }
 
 function answer(result: RunResult | undefined): Reply {

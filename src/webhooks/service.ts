@@ -13,7 +13,7 @@ import { parseBody } from '../kernel/validation.js'
 import { type Execution, ExecutionLog, type ExecutionPredicate } from './executions.js'
 import { FlowRunner } from './flow.js'
 import { type DataStructure, type FlowConfig, FlowPatch, type FlowPatchInput, TOKEN, type WebhookFixture, WebhookInput, WebhookOptions, type WebhookRecord, WebhooksSettings } from './model.js'
-import { WebhookStore } from './store.js'
+import { webhookStore } from './store.js'
 
 export const webhooksSection: FixtureSection<WebhookFixture> = {
   name: 'webhooks',
@@ -52,7 +52,7 @@ export interface WebhookServiceDeps {
 }
 
 export class WebhookService {
-  readonly store = new WebhookStore()
+  readonly store = webhookStore()
   readonly executions: ExecutionLog
   readonly runner: FlowRunner
   readonly #deps: WebhookServiceDeps
@@ -78,14 +78,14 @@ export class WebhookService {
       }
       return this.#toRecord(fixture.value, id)
     })
-    await this.store.seed(records)
+    this.store.seed(records)
   }
 
   /** Back to the fixtures: webhooks and flows, with empty queues and no executions. */
   async reset(): Promise<void> {
     this.runner.reset()
     this.executions.reset()
-    await this.store.reset()
+    this.store.reset()
   }
 
   list(): WebhookView[] {
@@ -101,7 +101,7 @@ export class WebhookService {
     const id = body.id ?? this.#deps.newToken()
     if (this.store.get(id)) throw new ConflictError(`A webhook with id "${id}" exists already.`, 'id')
     const record = this.#toRecord(body, id)
-    await this.store.put(record)
+    this.store.put(record)
     this.#deps.onChange()
     return this.#view(record)
   }
@@ -118,7 +118,7 @@ export class WebhookService {
     const record = this.#require(id)
     const change = parseBody(FlowPatch.strict(), patch, 'flow')
     const updated: WebhookRecord = { ...record, flow: { ...record.flow, ...change } }
-    await this.store.put(updated)
+    this.store.put(updated)
     this.#deps.onChange()
     this.runner.resume(id)
     return this.#view(updated)

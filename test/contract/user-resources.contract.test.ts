@@ -136,6 +136,26 @@ contract(
       expect(await send('PUT', '/integration/api/jobs/8', { state: 'RUNNING' }, {})).toMatchObject({ status: 200, body: { state: 'RUNNING', jobId: 8 } })
     })
 
+    it('keeps a replaced record in its place in the list', async () => {
+      await send('POST', POOLS, { id: 'p-3', name: 'Workday' })
+      expect((await send('PUT', `${POOLS}/p-1`, { name: 'SAP S/4' })).status).toBe(200)
+      expect((await h.control('POST', '/resources/pools', { id: 'p-2', name: 'Salesforce EU' })).status).toBe(200)
+      expect((await send('GET', POOLS)).body).toEqual([
+        { name: 'SAP S/4', id: 'p-1' },
+        { id: 'p-2', name: 'Salesforce EU' },
+        { id: 'p-3', name: 'Workday' },
+      ])
+    })
+
+    it('creates a record once when two creates of its id arrive together: the other is a 409', async () => {
+      const answers = await Promise.all([send('POST', POOLS, { id: 'p-7', name: 'First' }), send('POST', POOLS, { id: 'p-7', name: 'Second' })])
+      expect(answers.map((a) => a.status).sort()).toEqual([201, 409])
+      const pools = h.emu.resources.get('pools')
+      const inProcess = await Promise.allSettled([pools.create({ id: 'p-8' }), pools.create({ id: 'p-8' })])
+      expect(inProcess.map((r) => r.status)).toEqual(['fulfilled', 'rejected'])
+      expect(pools.list().map((r) => r.id)).toEqual(['p-1', 'p-2', 'p-7', 'p-8'])
+    })
+
     it('goes back to its records on reset', async () => {
       await send('POST', POOLS, { id: 'p-3', name: 'New' })
       await send('DELETE', `${POOLS}/p-1`)

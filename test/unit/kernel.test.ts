@@ -1,7 +1,6 @@
-/** Smaller kernel pieces: journal ring and redaction, the indexed store's reset, seeded ids, the router. */
+/** Smaller kernel pieces: journal ring and redaction, seeded ids, the router (the keyed store: keyed-store.test.ts). */
 import fc from 'fast-check'
-import { describe, expect, it, vi } from 'vitest'
-import * as z from 'zod'
+import { describe, expect, it } from 'vitest'
 import { Clock } from '../../src/kernel/clock.js'
 import { HeaderFields } from '../../src/kernel/headers.js'
 import { SeededIds } from '../../src/kernel/ids.js'
@@ -14,7 +13,6 @@ import { text } from '../../src/kernel/reply.js'
 import { ScenarioCatalogue } from '../../src/kernel/scenarios/catalogue.js'
 import { ScenarioEngine } from '../../src/kernel/scenarios/engine.js'
 import { Pipeline } from '../../src/kernel/serve.js'
-import { IndexedCollection } from '../../src/kernel/store.js'
 
 /** The redaction list as the emulator builds it: the kernel's, plus the OAuth fields the auth domain declares. */
 const redactor = (): Redactor => {
@@ -206,70 +204,6 @@ describe('redaction', () => {
         expect(() => JSON.stringify(shown)).not.toThrow()
       }),
     )
-  })
-})
-
-describe('IndexedCollection', () => {
-  const schema = z.object({ id: z.string(), n: z.number() })
-
-  it('reset undoes additions, deletions and replacements', async () => {
-    const store = new IndexedCollection(schema, (r) => r.id)
-    await store.seed([
-      { id: 'a', n: 1 },
-      { id: 'b', n: 2 },
-    ])
-    await store.insert({ id: 'c', n: 3 })
-    await store.insert({ id: 'a', n: 10 })
-    store.delete('b')
-    expect(store.all().map((r) => [r.id, r.n])).toEqual([
-      ['a', 10],
-      ['c', 3],
-    ])
-    await store.reset()
-    expect(store.all().map((r) => [r.id, r.n])).toEqual([
-      ['a', 1],
-      ['b', 2],
-    ])
-    expect(store.count()).toBe(2)
-  })
-
-  it('keeps records in the shard their key hashes to, and still resets', async () => {
-    const store = new IndexedCollection(schema, (r) => r.id, { shards: 8 })
-    await store.seed(Array.from({ length: 100 }, (_, i) => ({ id: `k${i}`, n: i })))
-    expect(store.collections.filter((c) => c.count() > 0).length).toBeGreaterThan(4)
-    store.delete('k5')
-    await store.insert({ id: 'k500', n: 500 })
-    await store.reset()
-    expect(store.count()).toBe(100)
-    expect(store.get('k5')?.n).toBe(5)
-    expect(store.get('k500')).toBeUndefined()
-  })
-
-  it('finds records through the collections\' query across shards, writes in flight included', async () => {
-    const store = new IndexedCollection(z.object({ id: z.string(), kind: z.string() }), (r) => r.id, { shards: 4 })
-    await store.seed(Array.from({ length: 20 }, (_, i) => ({ id: `k${i}`, kind: i % 2 === 0 ? 'even' : 'odd' })))
-    const ids = (kind: string): string[] => store.findMany({ kind }).map((r) => r.id).sort()
-    expect(ids('odd')).toHaveLength(10)
-    const landed = store.insert({ id: 'k3', kind: 'even' })
-    store.delete('k5')
-    void store.insert({ id: 'new', kind: 'odd' })
-    // Not landed yet: the query sees the writes all the same.
-    expect(ids('odd')).toEqual(['k1', 'k11', 'k13', 'k15', 'k17', 'k19', 'k7', 'k9', 'new'])
-    await landed
-    await store.reset()
-    expect(ids('odd')).toHaveLength(10)
-    expect(store.findMany({})).toHaveLength(20)
-  })
-
-  it('validates records with the schema', async () => {
-    const store = new IndexedCollection(schema, (r) => r.id)
-    // @msw/data prints the schema's issues to console.error before it throws; keep the run quiet.
-    const printed = vi.spyOn(console, 'error').mockImplementation(() => undefined)
-    try {
-      await expect(store.insert({ id: 'a', n: 'one' } as unknown as { id: string; n: number })).rejects.toThrow()
-    } finally {
-      printed.mockRestore()
-    }
   })
 })
 

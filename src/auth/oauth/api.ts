@@ -75,7 +75,7 @@ export function oauthApi(domain: OAuthServer, clock: Clock, changed: () => void)
         return client ? describeClient(client) : undefined
       },
       create: async (input) => {
-        const client = await clients.create(input, { uuid: () => domain.ids.uuid(), secret: () => newSecret(domain) })
+        const client = clients.create(input, { uuid: () => domain.ids.uuid(), secret: () => newSecret(domain) })
         changed()
         return { ...describeClient(client), ...(client.clientSecret === undefined ? {} : { clientSecret: client.clientSecret }) }
       },
@@ -86,7 +86,7 @@ export function oauthApi(domain: OAuthServer, clock: Clock, changed: () => void)
         return deleted
       },
       regenerateSecret: async (clientId) => {
-        const client = await clients.regenerateSecret(clientId, newSecret(domain))
+        const client = clients.regenerateSecret(clientId, newSecret(domain))
         changed()
         return { clientId: client.clientId, clientSecret: client.clientSecret ?? '' }
       },

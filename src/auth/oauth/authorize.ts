@@ -72,9 +72,9 @@ export async function authorize(ctx: RequestContext, params: Params, deps: Autho
     throw fail('invalid_request', `The consent decision "${decision}" is not known: the consent form sends decision=allow or decision=deny.`)
   }
 
-  const consent = await deps.consents.grant(user.id, client.clientId, granted.scopes, ctx.receivedAt, deps.newId)
+  const consent = deps.consents.grant(user.id, client.clientId, granted.scopes, ctx.receivedAt, deps.newId)
   const value = deps.newCode()
-  const code = await deps.codes.issue(
+  const code = deps.codes.issue(
     {
       code: value,
       family: value,

@@ -10,7 +10,7 @@ import * as z from 'zod'
 import { documentAs } from '../../kernel/docs.js'
 import { ConflictError, NotFoundError } from '../../kernel/errors.js'
 import type { FixtureSection } from '../../kernel/fixtures.js'
-import { IndexedCollection } from '../../kernel/store.js'
+import { KeyedStore } from '../../kernel/keyed-store.js'
 import { parseBody } from '../../kernel/validation.js'
 import { Permission } from '../permissions.js'
 import { SCOPE_NAMES, Scope, type ScopeName } from './scopes.js'
@@ -117,7 +117,7 @@ export function describeClient(client: OAuthClient): ClientInfo {
 }
 
 export class ClientRegistry {
-  readonly clients = new IndexedCollection(OAuthClient, (c) => c.clientId)
+  readonly clients = new KeyedStore(OAuthClient, (c) => c.clientId)
 
   get(clientId: string): OAuthClient | undefined {
     return this.clients.get(clientId)
@@ -127,18 +127,18 @@ export class ClientRegistry {
     return this.clients.all()
   }
 
-  async create(input: OAuthClientInput, ids: { uuid: () => string; secret: () => string }): Promise<OAuthClient> {
+  create(input: OAuthClientInput, ids: { uuid: () => string; secret: () => string }): OAuthClient {
     const { clientId, ...fields } = parseBody(CreateClientBody, input, 'OAuth client')
     const id = clientId ?? ids.uuid()
     if (this.clients.has(id)) throw new ConflictError(`An OAuth client with the id ${id} exists already.`, 'clientId')
-    return await this.clients.insert({ clientId: id, ...(fields.authMethod === 'none' ? {} : { clientSecret: ids.secret() }), ...fields })
+    return this.clients.put({ clientId: id, ...(fields.authMethod === 'none' ? {} : { clientSecret: ids.secret() }), ...fields })
   }
 
   /** Issues a new secret; the old one stops working at once. A public client has none to regenerate. */
-  async regenerateSecret(clientId: string, secret: string): Promise<OAuthClient> {
+  regenerateSecret(clientId: string, secret: string): OAuthClient {
     const client = this.require(clientId)
     if (client.authMethod === 'none') throw new ConflictError(`Client ${clientId} is a public client (authMethod "none"): it has no secret to regenerate.`, 'clientId')
-    return await this.clients.insert({ ...client, clientSecret: secret })
+    return this.clients.put({ ...client, clientSecret: secret })
   }
 
   delete(clientId: string): boolean {

@@ -4,7 +4,7 @@
  * working when it is revoked, even if the user consents again later.
  */
 import * as z from 'zod'
-import { IndexedCollection } from '../../kernel/store.js'
+import { KeyedStore } from '../../kernel/keyed-store.js'
 
 export const Consent = z.strictObject({
   /** Refresh tokens name the consent they were issued under. */
@@ -27,7 +27,7 @@ export interface ConsentInfo {
 const key = (userId: string, clientId: string): string => `${userId}\u0000${clientId}`
 
 export class ConsentStore {
-  readonly consents = new IndexedCollection(Consent, (c) => key(c.userId, c.clientId))
+  readonly consents = new KeyedStore(Consent, (c) => key(c.userId, c.clientId))
 
   get(userId: string, clientId: string): Consent | undefined {
     return this.consents.get(key(userId, clientId))
@@ -40,10 +40,10 @@ export class ConsentStore {
   }
 
   /** Records consent to `scopes` (added to what the user allowed before, keeping the consent's id). */
-  async grant(userId: string, clientId: string, scopes: readonly string[], now: number, newId: () => string): Promise<Consent> {
+  grant(userId: string, clientId: string, scopes: readonly string[], now: number, newId: () => string): Consent {
     const existing = this.get(userId, clientId)
     const merged = [...new Set([...(existing?.scopes ?? []), ...scopes])]
-    return await this.consents.insert({
+    return this.consents.put({
       id: existing?.id ?? newId(),
       userId,
       clientId,
@@ -53,7 +53,7 @@ export class ConsentStore {
   }
 
   ofUser(userId: string): Consent[] {
-    return this.consents.all().filter((c) => c.userId === userId)
+    return this.consents.filter((c) => c.userId === userId)
   }
 
   revoke(userId: string, clientId: string): boolean {
@@ -62,6 +62,6 @@ export class ConsentStore {
 
   /** Drops every consent given to a deleted client. */
   forgetClient(clientId: string): void {
-    for (const consent of this.consents.all()) if (consent.clientId === clientId) this.revoke(consent.userId, clientId)
+    for (const consent of this.consents.filter((c) => c.clientId === clientId)) this.revoke(consent.userId, clientId)
   }
 }

@@ -6,7 +6,7 @@
  * every code expires on the emulator clock (`expires_in`, 300 s by default).
  */
 import * as z from 'zod'
-import { IndexedCollection } from '../../kernel/store.js'
+import { KeyedStore } from '../../kernel/keyed-store.js'
 
 export const DeviceCode = z.strictObject({
   deviceCode: z.string(),
@@ -52,7 +52,7 @@ export function normalizeUserCode(text: string): string {
 }
 
 export class DeviceCodeStore {
-  readonly #codes = new IndexedCollection(DeviceCode, (c) => c.deviceCode)
+  readonly #codes = new KeyedStore(DeviceCode, (c) => c.deviceCode)
   /** user code -> device code */
   #byUserCode = new Map<string, string>()
 
@@ -66,9 +66,10 @@ export class DeviceCodeStore {
     }
   }
 
-  async put(code: DeviceCode): Promise<DeviceCode> {
+  put(code: DeviceCode): DeviceCode {
+    const stored = this.#codes.put(code)
     this.#byUserCode.set(code.userCode, code.deviceCode)
-    return await this.#codes.insert(code)
+    return stored
   }
 
   get(deviceCode: string): DeviceCode | undefined {
@@ -84,8 +85,8 @@ export class DeviceCodeStore {
     return this.#codes.all()
   }
 
-  async reset(): Promise<void> {
-    await this.#codes.reset()
+  reset(): void {
+    this.#codes.reset()
     this.#byUserCode = new Map(this.#codes.all().map((c) => [c.userCode, c.deviceCode]))
   }
 }

@@ -56,7 +56,7 @@ export class DeviceFlow {
     const granted = grantScopes(parseScopeParam(params.get('scope')), client.scopes)
     if ('problem' in granted) throw invalidScope(granted.problem)
     const settings = authSettings(ctx)
-    const code = await this.#deps.store.put({
+    const code = this.#deps.store.put({
       deviceCode: this.#deps.newDeviceCode(),
       userCode: this.#deps.store.newUserCode(this.#deps.next),
       clientId: client.clientId,
@@ -71,8 +71,8 @@ export class DeviceFlow {
       slowedDown: false,
     })
     const asks = settings.consent === 'page' || client.consent === 'page'
-    if (settings.consent === 'deny') await this.#decide(code, 'deny')
-    else if (!asks) await this.#decide(code, 'allow', this.#defaultUser()?.id ?? DEFAULT_LOGIN)
+    if (settings.consent === 'deny') this.#decide(code, 'deny')
+    else if (!asks) this.#decide(code, 'allow', this.#defaultUser()?.id ?? DEFAULT_LOGIN)
     const verification = `${this.#deps.authOrigin}${DEVICE_VERIFICATION_PATH}`
     return json(
       {
@@ -105,7 +105,7 @@ export class DeviceFlow {
     if (!code || code.status !== 'pending') return devicePage({ kind: 'invalid', action: this.#action() }, 400)
     const user = this.#user(form.get('login_hint') ?? undefined)
     if (!user) return devicePage({ kind: 'invalid', action: this.#action() }, 400)
-    await this.#decide(code, decision, user.id)
+    this.#decide(code, decision, user.id)
     ctx.identity = `${user.id} (device verification)`
     return devicePage({ kind: decision === 'allow' ? 'approved' : 'denied', clientName: this.#clientName(code) })
   }
@@ -133,20 +133,20 @@ export class DeviceFlow {
     if (code.status !== 'pending') throw new ConflictError(`The device code ${code.userCode} is ${code.status} already.`, 'userCode')
     const user = this.#user(userId)
     if (!user) throw new NotFoundError(`No user ${userId ?? DEFAULT_LOGIN}.`, 'userId')
-    await this.#decide(code, decision, user.id)
+    this.#decide(code, decision, user.id)
     const info = this.list().find((c) => c.userCode === code.userCode)
     if (!info) throw new NotFoundError(`No device code ${userCode}.`, 'userCode')
     return info
   }
 
   /** Records a decision; an approval is a consent of the user to the client's scopes. */
-  async #decide(code: DeviceCode, decision: 'allow' | 'deny', userId?: string): Promise<void> {
+  #decide(code: DeviceCode, decision: 'allow' | 'deny', userId?: string): void {
     if (decision === 'deny' || userId === undefined) {
-      await this.#deps.store.put({ ...code, status: 'denied', userId: userId ?? null })
+      this.#deps.store.put({ ...code, status: 'denied', userId: userId ?? null })
       return
     }
-    const consent = await this.#deps.consents.grant(userId, code.clientId, code.scopes, this.#deps.clock.now(), this.#deps.newId)
-    await this.#deps.store.put({ ...code, status: 'approved', userId, consentId: consent.id })
+    const consent = this.#deps.consents.grant(userId, code.clientId, code.scopes, this.#deps.clock.now(), this.#deps.newId)
+    this.#deps.store.put({ ...code, status: 'approved', userId, consentId: consent.id })
   }
 
   #review(ctx: RequestContext, userCode: string, loginHint: string | undefined): Reply {

@@ -106,17 +106,17 @@ export class OAuthServer {
    */
   async load(clients: readonly Sourced<OAuthClient>[], keys: readonly Sourced<SigningKeyFixture>[]): Promise<void> {
     await this.keys.load(keys)
-    await this.clients.clients.seed(clients.map((c) => c.value))
+    this.clients.clients.seed(clients.map((c) => c.value))
   }
 
   /** Back to the fixtures' clients and secrets; consents, codes and refresh tokens are dropped. */
-  async reset(): Promise<void> {
+  reset(): void {
     this.ids.reset()
-    await this.clients.clients.reset()
-    await this.consents.consents.reset()
-    await this.codes.reset()
-    await this.refreshTokens.reset()
-    await this.deviceCodes.reset()
+    this.clients.clients.reset()
+    this.consents.consents.reset()
+    this.codes.reset()
+    this.refreshTokens.reset()
+    this.deviceCodes.reset()
     this.revocations.reset()
   }
 

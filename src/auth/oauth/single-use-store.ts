@@ -6,7 +6,7 @@
  * consent they were issued under.
  */
 import * as z from 'zod'
-import { IndexedCollection } from '../../kernel/store.js'
+import { KeyedStore } from '../../kernel/keyed-store.js'
 import { CODE_LIFETIME_MS, REFRESH_TOKEN_LIFETIME_MS } from '../constants.js'
 
 interface SingleUse {
@@ -15,29 +15,29 @@ interface SingleUse {
 }
 
 export class SingleUseStore<T extends SingleUse> {
-  readonly #records: IndexedCollection<z.ZodType<T>>
+  readonly #records: KeyedStore<z.ZodType<T, T>>
   readonly #lifetimeMs: number
 
-  constructor(schema: z.ZodType<T>, key: (record: T) => string, lifetimeMs: number) {
-    this.#records = new IndexedCollection(schema, key)
+  constructor(schema: z.ZodType<T, T>, key: (record: T) => string, lifetimeMs: number) {
+    this.#records = new KeyedStore(schema, key)
     this.#lifetimeMs = lifetimeMs
   }
 
-  async issue(fields: Omit<T, 'used' | 'expiresAt'>, now: number): Promise<T> {
-    return await this.#records.insert({ ...fields, expiresAt: now + this.#lifetimeMs, used: false } as unknown as T)
+  issue(fields: Omit<T, 'used' | 'expiresAt'>, now: number): T {
+    return this.#records.put({ ...fields, expiresAt: now + this.#lifetimeMs, used: false } as unknown as T)
   }
 
   get(key: string): T | undefined {
     return this.#records.get(key)
   }
 
-  async markUsed(record: T): Promise<void> {
-    await this.#records.insert({ ...record, used: true })
+  markUsed(record: T): void {
+    this.#records.put({ ...record, used: true })
   }
 
   /** Everything issued since the fixtures is forgotten. */
-  async reset(): Promise<void> {
-    await this.#records.reset()
+  reset(): void {
+    this.#records.reset()
   }
 }
 

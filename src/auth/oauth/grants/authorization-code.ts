@@ -36,9 +36,9 @@ export async function authorizationCodeGrant(request: GrantRequest, services: Gr
   if (!consent || consent.id !== code.consentId) throw invalidGrant('The user revoked the consent this code was issued under. Run the authorization again.')
   if (!services.directory.user(code.userId)) throw invalidGrant(`The user ${code.userId} no longer exists.`)
 
-  await services.codes.markUsed(code)
+  services.codes.markUsed(code)
   const response = await accessToken(request, services, { family: code.family, clientId: client.clientId, userId: code.userId, scopes: code.scopes })
-  return await withRefreshToken(response, request, services, { family: code.family, userId: code.userId, consentId: code.consentId, scopes: code.scopes })
+  return withRefreshToken(response, request, services, { family: code.family, userId: code.userId, consentId: code.consentId, scopes: code.scopes })
 }
 
 function checkRedirectUri(code: AuthorizationCode, given: string | undefined): void {

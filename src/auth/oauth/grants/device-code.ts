@@ -27,17 +27,17 @@ export async function deviceCodeGrant(request: GrantRequest, services: GrantServ
     throw expiredToken(`The device code expired (device codes are valid for ${settings.deviceCodeLifetime} seconds). Start the device authorization again.`)
   }
   if (code.status === 'denied' || (settings.consent === 'deny' && code.status !== 'approved')) {
-    if (code.status !== 'denied') await services.deviceCodes.put({ ...code, status: 'denied' })
+    if (code.status !== 'denied') services.deviceCodes.put({ ...code, status: 'denied' })
     throw accessDenied(`The user denied the request of client "${client.clientId}".`)
   }
   const tooSoon = services.realClock && code.lastPollAt !== null && ctx.receivedAt - code.lastPollAt < code.interval * 1000
   if ((settings.deviceSlowDown && !code.slowedDown) || tooSoon) {
     const interval = code.interval + SLOW_DOWN_STEP_S
-    await services.deviceCodes.put({ ...code, interval, lastPollAt: ctx.receivedAt, slowedDown: true })
+    services.deviceCodes.put({ ...code, interval, lastPollAt: ctx.receivedAt, slowedDown: true })
     throw slowDown(`The device polls too often: wait at least ${interval} seconds between polls from now on.`)
   }
   if (code.status === 'pending' || code.pendingPolls > 0) {
-    await services.deviceCodes.put({ ...code, lastPollAt: ctx.receivedAt, pendingPolls: Math.max(0, code.pendingPolls - (code.status === 'approved' ? 1 : 0)) })
+    services.deviceCodes.put({ ...code, lastPollAt: ctx.receivedAt, pendingPolls: Math.max(0, code.pendingPolls - (code.status === 'approved' ? 1 : 0)) })
     throw authorizationPending(`The user has not approved the code ${code.userCode} yet. Poll again in ${code.interval} seconds.`)
   }
   const userId = code.userId
@@ -45,7 +45,7 @@ export async function deviceCodeGrant(request: GrantRequest, services: GrantServ
   if (userId === null || consentId === null) throw invalidGrant('The device code has no approving user.')
   const consent = services.consents.get(userId, client.clientId)
   if (!consent || consent.id !== consentId) throw invalidGrant(`The user ${userId} revoked the consent for client "${client.clientId}". Start the device authorization again.`)
-  await services.deviceCodes.put({ ...code, status: 'used', lastPollAt: ctx.receivedAt })
+  services.deviceCodes.put({ ...code, status: 'used', lastPollAt: ctx.receivedAt })
   const response = await accessToken(request, services, { family: code.deviceCode, clientId: client.clientId, userId, scopes: code.scopes })
-  return await withRefreshToken(response, request, services, { family: code.deviceCode, userId, consentId, scopes: code.scopes })
+  return withRefreshToken(response, request, services, { family: code.deviceCode, userId, consentId, scopes: code.scopes })
 }

@@ -47,13 +47,13 @@ export function accessToken(request: GrantRequest, services: GrantServices, gran
 }
 
 /** Adds a new refresh token, bound to the consent, to a code-grant token response. */
-export async function withRefreshToken(
+export function withRefreshToken(
   response: TokenResponse,
   request: GrantRequest,
   services: GrantServices,
   binding: { family: string; userId: string; consentId: string; scopes: readonly string[] },
-): Promise<TokenResponse> {
-  const refresh = await services.refreshTokens.issue(
+): TokenResponse {
+  const refresh = services.refreshTokens.issue(
     { token: services.newToken(), family: binding.family, clientId: request.client.clientId, userId: binding.userId, consentId: binding.consentId, scopes: [...binding.scopes] },
     request.ctx.receivedAt,
   )

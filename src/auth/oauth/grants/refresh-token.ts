@@ -45,7 +45,7 @@ export async function refreshTokenGrant(request: GrantRequest, services: GrantSe
   if (extra !== undefined) {
     throw invalidScope(`The scope "${extra}" was not granted with this refresh token (granted: ${token.scopes.join(' ')}). A refresh may only narrow the scopes.`)
   }
-  await services.refreshTokens.markUsed(token)
+  services.refreshTokens.markUsed(token)
   const response = await accessToken(request, services, { family: token.family, clientId: client.clientId, userId: token.userId, scopes: requested ?? token.scopes })
-  return await withRefreshToken(response, request, services, { family: token.family, userId: token.userId, consentId: token.consentId, scopes: token.scopes })
+  return withRefreshToken(response, request, services, { family: token.family, userId: token.userId, consentId: token.consentId, scopes: token.scopes })
 }

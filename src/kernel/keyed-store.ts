@@ -1,0 +1,115 @@
+/**
+ * A keyed store: records in a Map by key, each parsed by its zod schema when written, in the
+ * order they were first added (a replaced record keeps its place). Every operation is
+ * synchronous, so a read always sees the writes made before it, in the order they were made.
+ *
+ * `seed()` sets the baseline; `reset()` returns to it by undoing only the keys touched since,
+ * `changes()` says what those are, and `rebase()` makes the records held now the baseline.
+ */
+import type * as z from 'zod'
+
+/**
+ * What changed since the baseline. Deleting every key of `deleted` from the baseline, then
+ * putting every record of `put` in order, gives the records held now, in their order.
+ */
+export interface StoreChanges<T> {
+  /** Records added or replaced, in the order the store lists them among themselves. */
+  readonly put: readonly T[]
+  /** Keys of the baseline's records deleted since (some may be held again: they are in `put`). */
+  readonly deleted: readonly string[]
+}
+
+export class KeyedStore<S extends z.ZodType<object>> {
+  readonly #schema: S
+  readonly #key: (record: z.output<S>) => string
+  #records = new Map<string, z.output<S>>()
+  #baseline = new Map<string, z.output<S>>()
+  /** Keys written or deleted since the baseline, each with whether its baseline record was deleted. */
+  readonly #touched = new Map<string, boolean>()
+
+  constructor(schema: S, key: (record: z.output<S>) => string) {
+    this.#schema = schema
+    this.#key = key
+  }
+
+  /** Holds these records, and only these, as the baseline: records the schema made already (parsed fixtures), so not parsed again. */
+  seed(parsed: readonly z.output<S>[]): void {
+    this.#records = new Map(parsed.map((record) => [this.#key(record), record]))
+    this.rebase()
+  }
+
+  /** Makes the records held now the baseline that `reset()` returns to. */
+  rebase(): void {
+    this.#baseline = new Map(this.#records)
+    this.#touched.clear()
+  }
+
+  /** Parses the value with the schema and holds it, replacing the record with its key in place. */
+  put(value: z.input<S>): z.output<S> {
+    const record = this.#schema.parse(value)
+    const key = this.#key(record)
+    if (!this.#records.has(key)) {
+      // Added at the end of the order: so it comes after every record touched before it.
+      const deleted = this.#touched.get(key) ?? false
+      this.#touched.delete(key)
+      this.#touched.set(key, deleted)
+    } else if (!this.#touched.has(key)) this.#touched.set(key, false)
+    this.#records.set(key, record)
+    return record
+  }
+
+  get(key: string): z.output<S> | undefined {
+    return this.#records.get(key)
+  }
+
+  has(key: string): boolean {
+    return this.#records.has(key)
+  }
+
+  /** Whether there was a record with this key. */
+  delete(key: string): boolean {
+    if (!this.#records.delete(key)) return false
+    if (this.#baseline.has(key)) this.#touched.set(key, true)
+    else this.#touched.delete(key)
+    return true
+  }
+
+  /** Every record, in order. */
+  all(): z.output<S>[] {
+    return [...this.#records.values()]
+  }
+
+  /** The records the predicate holds for, in order. */
+  filter(predicate: (record: z.output<S>) => boolean): z.output<S>[] {
+    return this.all().filter(predicate)
+  }
+
+  get size(): number {
+    return this.#records.size
+  }
+
+  changes(): StoreChanges<z.output<S>> {
+    const put: z.output<S>[] = []
+    const deleted: string[] = []
+    for (const [key, baselineDeleted] of this.#touched) {
+      const record = this.#records.get(key)
+      if (record !== undefined) put.push(record)
+      if (baselineDeleted) deleted.push(key)
+    }
+    return { put, deleted }
+  }
+
+  /** Back to the baseline: its records, in its order. */
+  reset(): void {
+    let reorder = false
+    for (const [key, baselineDeleted] of this.#touched) {
+      const base = this.#baseline.get(key)
+      if (base === undefined) this.#records.delete(key)
+      else if (baselineDeleted) reorder = true
+      else this.#records.set(key, base)
+    }
+    // A baseline record deleted and added again went to the end: only a copy restores the order.
+    if (reorder) this.#records = new Map(this.#baseline)
+    this.#touched.clear()
+  }
+}
