@@ -24,8 +24,9 @@ export interface ProbeMisfit {
 /** What of the two answers is compared, beyond status, content type, documented headers and body. */
 export interface ProbeComparison {
   /**
-   * Paths (`$.elements[].attributes`) of objects keyed by the team's own data (attribute names,
-   * language keys): their keys are not compared, their values are compared as one shape.
+   * Paths (`$.elements[].attributes`, `$.elements[].attributes.*`) of objects keyed by the team's
+   * own data (attribute names, language keys): a key one side has alone is no difference, a key
+   * both have is compared as any member. `*` stands for any member of such an object.
    */
   readonly maps?: readonly string[]
   /** Paths of members whose presence depends on the data (an optional Element field). */

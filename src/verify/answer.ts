@@ -50,7 +50,7 @@ function bodyOf(raw: RawAnswer, contentType: string, context: NormalizeContext, 
   if (isJsonType(contentType)) {
     const value = parse(text)
     if (value !== undefined) {
-      if (raw.status >= 200 && raw.status < 300) return { kind: 'shape', shape: shapeOf(value, new Set(comparison.maps ?? [])) }
+      if (raw.status >= 200 && raw.status < 300) return { kind: 'shape', shape: shapeOf(value) }
       return { kind: 'json', value: normalizeJson(value, context, comparison.text) }
     }
   }

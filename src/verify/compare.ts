@@ -46,7 +46,7 @@ const kindOfBody = (answer: NormalizedAnswer): string => (answer.body.kind === '
 function compareBodies(target: NormalizedAnswer, svcMock: NormalizedAnswer, comparison: ProbeComparison): Difference[] {
   const t = target.body
   const s = svcMock.body
-  if (t.kind === 'shape' && s.kind === 'shape') return compareShapes(t.shape, s.shape, '$', new Set(comparison.optional ?? []))
+  if (t.kind === 'shape' && s.kind === 'shape') return compareShapes(t.shape, s.shape, '$', { maps: new Set(comparison.maps ?? []), optional: new Set(comparison.optional ?? []) })
   if (t.kind === 'json' && s.kind === 'json') return compareValues(t.value, s.value, '$')
   if (t.kind === 'text' && s.kind === 'text') return t.text === s.text ? [] : [{ at: 'body', target: JSON.stringify(t.text), svcMock: JSON.stringify(s.text) }]
   if (t.kind === 'html' && s.kind === 'html') return t.title === s.title ? [] : [{ at: 'body', target: describeBody(t), svcMock: describeBody(s) }]
@@ -54,23 +54,34 @@ function compareBodies(target: NormalizedAnswer, svcMock: NormalizedAnswer, comp
   return [{ at: 'body', target: describeBody(t), svcMock: describeBody(s) }]
 }
 
-/** Success bodies: kinds (a map's values: some kind in common), members (unless optional), items, map values. */
-export function compareShapes(target: Shape, svcMock: Shape, path: string, optional: ReadonlySet<string> = new Set()): Difference[] {
-  const lenient = path.endsWith('{}')
-  const same = lenient ? target.kinds.some((kind) => svcMock.kinds.includes(kind)) : target.kinds.length === svcMock.kinds.length && target.kinds.every((kind) => svcMock.kinds.includes(kind))
+/** Where a member's presence is not compared: in an object keyed by data, or where the probe says it is optional. */
+export interface ShapeRules {
+  readonly maps: ReadonlySet<string>
+  readonly optional: ReadonlySet<string>
+}
+
+const NO_RULES: ShapeRules = { maps: new Set(), optional: new Set() }
+
+/**
+ * Success bodies: the same kinds, members, and item shapes. `pattern` is the path with the members
+ * of objects keyed by data written `*` (`$.elements[].attributes.*`), which the rules name.
+ */
+export function compareShapes(target: Shape, svcMock: Shape, path = '$', rules: ShapeRules = NO_RULES, pattern = path): Difference[] {
+  const same = target.kinds.length === svcMock.kinds.length && target.kinds.every((kind) => svcMock.kinds.includes(kind))
   if (!same) return [{ at: path, target: describeKinds(target.kinds), svcMock: describeKinds(svcMock.kinds) }]
   const out: Difference[] = []
   if (target.members !== undefined && svcMock.members !== undefined) {
+    const keyedByData = rules.maps.has(pattern)
     for (const name of new Set([...Object.keys(target.members), ...Object.keys(svcMock.members)])) {
       const at = memberPath(path, name)
+      const memberPattern = keyedByData ? `${pattern}.*` : memberPath(pattern, name)
       const t = own(target.members, name)
       const s = own(svcMock.members, name)
-      if (t !== undefined && s !== undefined) out.push(...compareShapes(t, s, at, optional))
-      else if (!optional.has(at)) out.push({ at, ...(t === undefined ? {} : { target: describeKinds(t.kinds) }), ...(s === undefined ? {} : { svcMock: describeKinds(s.kinds) }) })
+      if (t !== undefined && s !== undefined) out.push(...compareShapes(t, s, at, rules, memberPattern))
+      else if (!keyedByData && !rules.optional.has(memberPattern)) out.push({ at, ...(t === undefined ? {} : { target: describeKinds(t.kinds) }), ...(s === undefined ? {} : { svcMock: describeKinds(s.kinds) }) })
     }
   }
-  if (target.items !== undefined && svcMock.items !== undefined) out.push(...compareShapes(target.items, svcMock.items, `${path}[]`, optional))
-  if (target.values !== undefined && svcMock.values !== undefined) out.push(...compareShapes(target.values, svcMock.values, `${path}{}`, optional))
+  if (target.items !== undefined && svcMock.items !== undefined) out.push(...compareShapes(target.items, svcMock.items, `${path}[]`, rules, `${pattern}[]`))
   return out
 }
 

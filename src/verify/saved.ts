@@ -24,7 +24,6 @@ const ShapeSchema: z.ZodType<Shape> = z.lazy(() =>
     kinds: z.array(z.enum(KINDS)),
     members: z.record(z.string(), ShapeSchema).optional(),
     items: ShapeSchema.optional(),
-    values: ShapeSchema.optional(),
   }),
 )
 

@@ -1,9 +1,8 @@
 /**
  * The JSON shape of a success body: which kinds of value stand at each place (null among them:
- * nullability), the members an object has, the shape of an array's items (merged over the items),
- * and, for an object keyed by the team's own data (attribute names), the shape of its values
- * instead of its keys. Values themselves are not part of it: that is what makes two teams' answers
- * comparable. Paths read `$.elements[].attributes{}`: `[]` an array's items, `{}` a map's values.
+ * nullability), the members objects there have, and the shape of an array's items (merged over
+ * the items). Values themselves are not part of it: that is what makes two teams' answers
+ * comparable. Paths read `$.elements[].attributes.name`: `[]` stands for an array's items.
  */
 import type { JsonValue as Json } from '../kernel/json.js'
 
@@ -17,8 +16,6 @@ export interface Shape {
   readonly members?: Readonly<Record<string, Shape>>
   /** The items of the arrays here, merged; absent when every array was empty. */
   readonly items?: Shape
-  /** For a map: its values, merged. */
-  readonly values?: Shape
 }
 
 
@@ -39,20 +36,15 @@ function record<T>(): Record<string, T> {
   return Object.create(null) as Record<string, T>
 }
 
-/** The shape of a value; `maps` are the paths of objects keyed by data. */
-export function shapeOf(value: Json, maps: ReadonlySet<string>, path = '$'): Shape {
+/** The shape of a value. */
+export function shapeOf(value: Json): Shape {
   if (Array.isArray(value)) {
-    const items = value.map((item) => shapeOf(item, maps, `${path}[]`)).reduce<Shape | undefined>((merged, item) => (merged === undefined ? item : mergeShapes(merged, item)), undefined)
+    const items = value.map(shapeOf).reduce<Shape | undefined>((merged, item) => (merged === undefined ? item : mergeShapes(merged, item)), undefined)
     return items === undefined ? { kinds: ['array'] } : { kinds: ['array'], items }
   }
   if (value === null || typeof value !== 'object') return { kinds: [kindOf(value)] }
-  const entries = Object.entries(value)
-  if (maps.has(path)) {
-    const values = entries.map(([, member]) => shapeOf(member, maps, `${path}{}`)).reduce<Shape | undefined>((merged, item) => (merged === undefined ? item : mergeShapes(merged, item)), undefined)
-    return values === undefined ? { kinds: ['object'] } : { kinds: ['object'], values }
-  }
   const members = record<Shape>()
-  for (const [name, member] of entries) members[name] = shapeOf(member, maps, memberPath(path, name))
+  for (const [name, member] of Object.entries(value)) members[name] = shapeOf(member)
   return { kinds: ['object'], members }
 }
 
@@ -70,8 +62,7 @@ export function mergeShapes(a: Shape, b: Shape): Shape {
     }
   }
   const items = a.items === undefined ? b.items : b.items === undefined ? a.items : mergeShapes(a.items, b.items)
-  const values = a.values === undefined ? b.values : b.values === undefined ? a.values : mergeShapes(a.values, b.values)
-  return { kinds, ...(members === undefined ? {} : { members }), ...(items === undefined ? {} : { items }), ...(values === undefined ? {} : { values }) }
+  return { kinds, ...(members === undefined ? {} : { members }), ...(items === undefined ? {} : { items }) }
 }
 
 /** `string or null`. */

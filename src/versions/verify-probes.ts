@@ -16,11 +16,8 @@ const ELEMENT = '$.elements[]'
  * and members an element has or not depending on its data, so that two different elements compare.
  */
 const ELEMENT_SHAPE: ProbeComparison = {
-  maps: [`${ELEMENT}.attributes`, `${ELEMENT}.attributes{}`, `${ELEMENT}.displayNames`, `${ELEMENT}.related`],
-  optional: [
-    ...['stereotype', 'children', 'content', 'rootPath', 'setReadOnly', 'displayNames'].map((name) => `${ELEMENT}.${name}`),
-    ...['versionId', 'state', 'creationId', 'stereotype'].map((name) => `${ELEMENT}.related{}[].${name}`),
-  ],
+  maps: [`${ELEMENT}.attributes`, `${ELEMENT}.attributes.*`, `${ELEMENT}.displayNames`, `${ELEMENT}.related`],
+  optional: ['stereotype', 'children', 'content', 'rootPath', 'setReadOnly', 'displayNames'].map((name) => `${ELEMENT}.${name}`),
 }
 
 const BASE = { api: 'element versions', address: 'base', method: 'GET', path: PATH, credential: 'api', compare: ELEMENT_SHAPE } as const
