@@ -17,7 +17,15 @@ export interface Difference {
   readonly svcMock?: string
 }
 
-const HEADER_NAMES: Readonly<Record<string, string>> = { 'www-authenticate': 'WWW-Authenticate', 'retry-after': 'Retry-After', location: 'Location', deprecation: 'Deprecation' }
+const HEADER_NAMES: Readonly<Record<string, string>> = {
+  'www-authenticate': 'WWW-Authenticate',
+  'retry-after': 'Retry-After',
+  'x-ratelimit-limit': 'X-RateLimit-Limit',
+  'x-ratelimit-remaining': 'X-RateLimit-Remaining',
+  'x-ratelimit-reset': 'X-RateLimit-Reset',
+  location: 'Location',
+  deprecation: 'Deprecation',
+}
 const headerName = (name: string): string => HEADER_NAMES[name] ?? name
 
 const own = <T>(record: Readonly<Record<string, T>> | undefined, name: string): T | undefined => (record !== undefined && Object.hasOwn(record, name) ? record[name] : undefined)

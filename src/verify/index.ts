@@ -32,7 +32,13 @@ export async function verify(argv: readonly string[], io: CliIo): Promise<number
   const target = options.against === undefined ? describeTarget(options) : `the answers saved in ${options.against}`
   const started = performance.now()
   const report = (outcome: RunOutcome): void => {
-    if (options.report !== undefined) writeReport(options.report.file, options.report.format, outcome, { target, durationMs: Math.round(performance.now() - started) })
+    const { report: asked } = options
+    if (asked === undefined) return
+    try {
+      writeReport(asked.file, asked.format, outcome, { target, durationMs: Math.round(performance.now() - started) })
+    } catch (error) {
+      throw new VerifyUsageError(`--report ${asked.file}: cannot write it (${error instanceof Error ? error.message : String(error)})`)
+    }
   }
   try {
     io.out(`svc-mock verify: ${target} against svc-mock ${VERSION}${options.allowWrites ? '' : ' (read-only)'}`)

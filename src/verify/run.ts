@@ -9,6 +9,7 @@ import { type NormalizedAnswer, normalizeAnswer } from './answer.js'
 import { type ApiCredential, apiCredentialOf, probeCatalogue } from './catalogue.js'
 import { misfitOf } from './checks.js'
 import { compareAnswers } from './compare.js'
+import { VerifyUsageError } from './flags.js'
 import { type LocalSide, startLocal } from './local.js'
 import type { NormalizeContext } from './normalize.js'
 import type { Credentials, Origins, Place, VerifyOptions } from './options.js'
@@ -35,7 +36,7 @@ export async function runVerify(options: VerifyOptions, env: Readonly<Record<str
     if (saved === undefined) team = await answersOfTeam(probes, options, api, env)
     else team = { answers: saved.answers, skipped: new Map(probes.filter((p) => !saved.answers.has(p.id)).map((p) => [p.id, p.skip ?? 'not among the saved answers'])) }
     if ('stop' in team) return team
-    if (options.save !== undefined) saveRun(options.save, { apiCredential: api, split, answers: team.answers }, probes)
+    if (options.save !== undefined) save(options.save, { apiCredential: api, split, answers: team.answers }, probes)
     return { results: await compareWithLocal(probes, team, local) }
   } finally {
     await local.close()
@@ -76,6 +77,14 @@ async function compareWithLocal(probes: readonly VerifyProbe[], team: TeamAnswer
     results.push(differences.length === 0 ? { probe, outcome: 'same' } : { probe, outcome: 'differs', differences })
   }
   return results
+}
+
+function save(dir: string, run: Parameters<typeof saveRun>[1], probes: readonly VerifyProbe[]): void {
+  try {
+    saveRun(dir, run, probes)
+  } catch (error) {
+    throw new VerifyUsageError(`--save ${dir}: cannot write there (${error instanceof Error ? error.message : String(error)})`)
+  }
 }
 
 /** One side's normalizer context: its addresses, element, webhook, client id, credentials and team names. */

@@ -103,7 +103,8 @@ function parseFile<T>(file: string, schema: z.ZodType<T>): T {
     throw new VerifyUsageError(`${file}: ${error instanceof Error ? error.message : String(error)}`)
   }
   const parsed = schema.safeParse(data)
-  if (parsed.success) return parsed.data
+  // The schemas only check (no defaults, no transforms); the data itself keeps a member named __proto__, which zod's copy drops.
+  if (parsed.success) return data as T
   const problem = firstProblem(parsed.error)
   throw new VerifyUsageError(`${file}: ${problem.path === '' ? '' : `${problem.path}: `}${problem.rule}`)
 }

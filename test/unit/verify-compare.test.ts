@@ -61,7 +61,7 @@ describe('comparing two answers', () => {
   it('reports a documented header missing on one side, and compares a challenge by its scheme and parameter names', () => {
     const team = answer(401, { error: 'invalid_client' }, TEAM, { 'www-authenticate': 'Basic realm="team", charset="UTF-8"', 'x-ratelimit-limit': '20' })
     const svcMock = answer(401, { error: 'invalid_client' }, SVC_MOCK, { 'www-authenticate': 'Basic realm="oauth2/token", charset="UTF-8"' })
-    expect(compareAnswers(team, svcMock)).toEqual([{ at: 'header x-ratelimit-limit', target: '"{n}"' }])
+    expect(compareAnswers(team, svcMock)).toEqual([{ at: 'header X-RateLimit-Limit', target: '"{n}"' }])
   })
 
   it('says the team answered an HTML page where svc-mock answers JSON, in one difference', () => {

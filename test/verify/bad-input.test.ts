@@ -2,10 +2,14 @@
  * `svc-mock verify` given what it cannot use: bad flags (exit 2, the closest flag named, no secret
  * echoed), probes the team's answers show are wrong (one message saying what to fix, not a list of
  * differences), and a team that is not a URL, refuses TLS, never answers, redirects to a sign-in
- * page or answers HTML: each a clear line, never a crash or a hang.
+ * page or answers HTML: each a clear line, never a crash or a hang; saved answers or route files it
+ * cannot read: exit 2 naming the file and member.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { createServer as createHttpServer, type Server } from 'node:http'
 import { type Socket, createServer as createNetServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningServer, startServer } from '../../src/adapters/server.js'
 import { ELEMENT_PATH, TEAM, TEAM_FLAGS, routeFile, runVerify, teamFixtures } from '../support/verify.js'
@@ -168,5 +172,21 @@ describe('svc-mock verify: a team it cannot probe', () => {
     } finally {
       await drifted.close()
     }
+  })
+})
+
+describe('svc-mock verify: files it cannot use', () => {
+  it('exits 2 naming the file and the member for saved answers it cannot read, and for a bad route file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-mock-verify-saved-'))
+    expect((await runVerify(['--against', dir])).err).toContain(`--against ${dir}: no verify-run.json there (svc-mock verify --save DIR writes it)`)
+    writeFileSync(join(dir, 'verify-run.json'), JSON.stringify({ svcMockVerify: 1, version: '0.1.0', apiCredential: 'token', split: { auth: false, webhook: false }, answers: { 'token.valid': 'token.valid.json' } }))
+    writeFileSync(join(dir, 'token.valid.json'), JSON.stringify({ probe: 'token.valid', request: 'POST {auth_url}/oauth2/token', answer: { status: '200', contentType: '', headers: {}, body: { kind: 'empty' } } }))
+    const malformed = await runVerify(['--against', dir])
+    expect(malformed.code).toBe(2)
+    expect(malformed.err).toMatch(/token\.valid\.json: answer\.status: /)
+    const routes = routeFile({ routes: [{ id: 'x', method: 'GET', path: '/x', respons: {} }] })
+    const badRoutes = await runVerify(['--target', team.url, '--api-key', TEAM.appKey, '--key-kind', 'app', '--routes', routes])
+    expect(badRoutes.code).toBe(2)
+    expect(badRoutes.err).toContain('field respons: unknown field "respons" (did you mean "response"?)')
   })
 })
