@@ -12,6 +12,7 @@ export class VerifyUsageError extends Error {}
 interface Flag {
   readonly type: 'string' | 'boolean'
   readonly multiple?: boolean
+  readonly short?: string
   /** The environment variable that stands in for it (a list is `:`-separated). */
   readonly env?: string
   /** What to write after the flag in the help (`URL`), none for a switch. */
@@ -37,7 +38,7 @@ export const FLAGS = {
   report: { type: 'string', env: 'SVC_MOCK_VERIFY_REPORT', value: 'FILE', help: 'also write the results: FILE.json, or FILE.xml (JUnit XML, for CI)' },
   save: { type: 'string', env: 'SVC_MOCK_VERIFY_SAVE', value: 'DIR', help: "keep the team's normalized answers in DIR" },
   against: { type: 'string', env: 'SVC_MOCK_VERIFY_AGAINST', value: 'DIR', help: 'compare svc-mock with answers --save kept, offline (no --target)' },
-  help: { type: 'boolean', help: 'this text' },
+  help: { type: 'boolean', short: 'h', help: 'this text' },
 } as const satisfies Record<string, Flag>
 
 export type FlagName = keyof typeof FLAGS
@@ -112,7 +113,7 @@ function problemOf(error: unknown): string {
 export function flagsHelp(): string {
   return Object.entries(FLAGS)
     .map(([name, flag]: [string, Flag]) => {
-      const left = `  --${name}${flag.value === undefined ? '' : ` ${flag.value}`}`
+      const left = `  ${flag.short === undefined ? '' : `-${flag.short}, `}--${name}${flag.value === undefined ? '' : ` ${flag.value}`}`
       return `${left.padEnd(28)}${flag.help}${flag.env === undefined ? '' : ` [${flag.env}]`}`
     })
     .join('\n')

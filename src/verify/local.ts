@@ -5,7 +5,7 @@
  * meets the same layout on both sides.
  */
 import { withFetch } from '../adapters/fetch.js'
-import { buildEmulator } from '../emulator.js'
+import { DEFAULT_ORIGIN, buildEmulator } from '../emulator.js'
 import type { EmulatorOptions } from '../emulator-api.js'
 import type { RouteInfo } from '../kernel/kernel.js'
 import { type ApiCredential, type LocalEquivalents, localCredentials, localEquivalents } from './catalogue.js'
@@ -21,14 +21,15 @@ export interface LocalSide {
   close(): Promise<void>
 }
 
-const ORIGIN = 'https://acme.svc-mock.test'
+/** An origin of its own beside the default one (`https://auth.acme.svc-mock.test`). */
+const beside = (name: string): string => DEFAULT_ORIGIN.replace('://', `://${name}.`)
 
 /** The in-process emulator; `split` says which of the team's addresses have origins of their own. */
 export async function startLocal(options: { routes: readonly string[]; split: { auth: boolean; webhook: boolean }; api: ApiCredential }): Promise<LocalSide> {
   const emulatorOptions: EmulatorOptions = {
-    origin: ORIGIN,
-    ...(options.split.auth ? { authUrl: 'https://auth.acme.svc-mock.test' } : {}),
-    ...(options.split.webhook ? { webhookUrl: 'https://hooks.acme.svc-mock.test' } : {}),
+    origin: DEFAULT_ORIGIN,
+    ...(options.split.auth ? { authUrl: beside('auth') } : {}),
+    ...(options.split.webhook ? { webhookUrl: beside('hooks') } : {}),
     ...(options.routes.length === 0 ? {} : { routes: [...options.routes] }),
     log: 'silent',
   }

@@ -88,7 +88,7 @@ function save(dir: string, run: Parameters<typeof saveRun>[1], probes: readonly 
 }
 
 /** One side's normalizer context: its addresses, element, webhook, client id, credentials and team names. */
-export function contextOf(origins: Origins, place: Place, credentials: Credentials, token: string | undefined, teamNames: readonly string[]): NormalizeContext {
+function contextOf(origins: Origins, place: Place, credentials: Credentials, token: string | undefined, teamNames: readonly string[]): NormalizeContext {
   const literals: Array<readonly [string, string]> = Object.entries(place).map(([name, value]) => [value, `{${name}}`] as const)
   if (credentials.client !== undefined) literals.push([credentials.client.id, '{client_id}'])
   const secrets = [credentials.client?.secret, credentials.key?.value, token].filter((s): s is string => s !== undefined)

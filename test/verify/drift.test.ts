@@ -53,6 +53,13 @@ describe('svc-mock verify against a second svc-mock', () => {
     expect(run.code).toBe(0)
   })
 
+  it('verifies a team whose token endpoint has an address of its own (--auth-url), svc-mock splitting its addresses alike', async () => {
+    const auth = identical.url.replace('127.0.0.1', 'localhost')
+    const run = await runVerify(['--target', identical.url, '--auth-url', auth, ...TEAM_FLAGS])
+    expect(run.out.split('\n')[0]).toBe(`svc-mock verify: ${identical.url} (auth ${auth}) against svc-mock 0.1.0`)
+    expect(run.out).toContain('verify: 17 same, 0 differ, 0 skipped\n')
+  })
+
   it('reports each kind of difference at the member where it is, and exits 1', async () => {
     const run = await runVerify(['--target', drifted.url, ...TEAM_FLAGS, '--routes', ROUTES_FILE])
     expect(run.code).toBe(1)
