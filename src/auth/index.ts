@@ -42,6 +42,7 @@ export { OAuthError, AuthorizePageError, AuthorizeRedirectError } from './oauth/
 export { storageResource } from './permissions.js'
 export { SCOPES as SCOPE_DESCRIPTIONS } from './oauth/scopes.js'
 export { RATE_LIMIT_HEADERS, RateLimitBody, TokenResponseBody } from './answers.js'
+export { AUTH_VERIFY_PROBES, type AuthEquivalents, authEquivalents } from './verify-probes.js'
 /** The schemas of the API-access operations' inputs and views (for the control plane's documentation). */
 export { CreateApiKeyBody as ApiKeyInputSchema } from './directory.js'
 export { ClientInfoSchema, CreateClientBody as OAuthClientInputSchema } from './oauth/clients.js'

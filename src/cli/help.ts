@@ -66,6 +66,7 @@ Usage:
                                          in its environment, stop it when the command ends
   svc-mock scenarios [options]           list the failure scenarios with what they do
   svc-mock ca                            print the local CA certificate's path (made if there is none)
+  svc-mock verify --target URL [options] compare svc-mock with your team (svc-mock help verify)
   svc-mock help [command]                this text, or a command's
   svc-mock --help | --version
 
@@ -129,7 +130,7 @@ there, readable by the user only, and is never printed. With --log json: {"event
 
 const HELP_HELP = `svc-mock help [command]
 
-Prints the usage of svc-mock, or of one command: exec, scenarios, ca, help.
+Prints the usage of svc-mock, or of one command: exec, scenarios, ca, verify, help.
 {docs}`
 
 /** What the command does: `serve` when no command is named. */

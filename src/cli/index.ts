@@ -24,6 +24,7 @@ export { processIo } from './io.js'
 
 /** Runs the command; resolves with the exit code once it is done (for the server: on shutdown). */
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+  if (argv[0] === 'verify' || (argv[0] === 'help' && argv[1] === 'verify')) return await (await import('../verify/index.js')).verify(argv[0] === 'verify' ? argv.slice(1) : ['--help'], io)
   const format = logFormatHint(argv, io.env)
   const fail = (message: string, exitCode: number, code: string): number => {
     reportError(io, format, message, exitCode, code)

@@ -28,6 +28,7 @@ export { RoutesDocumentSchema } from './schema.js'
 export { RouteFileError } from './errors.js'
 export { RecordBodyError, RecordConflictError, RecordNotFoundError, UpstreamError } from './wire.js'
 export { RESERVED_PREFIX } from './constants.js'
+export { userRoutesVerifyProbes } from './verify-probes.js'
 
 /** The run options of the user's routes (`createEmulator()` and the command line). */
 export interface UserRoutesOptions {

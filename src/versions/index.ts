@@ -24,6 +24,7 @@ export type { ElementSummary } from './summary.js'
 /** The schemas of the element-store operations' inputs (for the control plane's documentation). */
 export { NewElement as ElementInputSchema, StorageFixture as StorageSchema, VersionFixture as VersionInputSchema } from './model.js'
 export { VersionsError, type OperationResultBody } from './wire.js'
+export { type ElementPlace, MADE_UP_ELEMENT, VERSIONS_VERIFY_PROBES, versionsEquivalent } from './verify-probes.js'
 
 /** The fixture sections of the element store, as a fixture document gives them. */
 export type VersionsFixtures = {

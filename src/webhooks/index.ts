@@ -37,6 +37,7 @@ export type { Execution, ExecutionPredicate } from './executions.js'
 export { DataStructure as DataStructureSchema, FlowConfig as FlowConfigSchema, FlowPatch as FlowPatchSchema, WebhookInput as WebhookInputSchema, WebhookOptions as WebhookOptionsSchema } from './model.js'
 export type { WebhookView } from './service.js'
 export type { ExecutionSummary, WebhookEffect, WebhookState, WebhooksState } from './state.js'
+export { WEBHOOKS_VERIFY_PROBES, webhooksEquivalent } from './verify-probes.js'
 export { ExecutionTimeoutError } from './executions.js'
 export { WebhookError, type WebhookProblem } from './wire.js'
 

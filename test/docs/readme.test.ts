@@ -8,7 +8,9 @@
  *   must exit 0; `npx svc-mock` runs this checkout's bin;
  * - every TypeScript block as a test file in a child vitest (imports of `svc-mock…` mapped to the
  *   source);
- * - the CI workflow's `svc-mock exec` flags (the command after `--` replaced by `true`).
+ * - the CI workflow's `svc-mock exec` flags (the command after `--` replaced by `true`);
+ * - the CI workflow's `svc-mock verify` lines, run in order against the test server, its
+ *   `SVC_MOCK_VERIFY_*` variables (the CI's secrets) set to the default fixtures' values.
  * Only the address differs: `http://127.0.0.1:4010` becomes the test server's.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
@@ -34,7 +36,7 @@ function commands(code: string): string[] {
 }
 
 /** A `npx svc-mock` that starts a server (and so never ends by itself). */
-const startsServer = (command: string): boolean => /^npx svc-mock(\s|$)/.test(command) && !/^npx svc-mock (scenarios|exec|help|ca)\b|--help|--version/.test(command)
+const startsServer = (command: string): boolean => /^npx svc-mock(\s|$)/.test(command) && !/^npx svc-mock (scenarios|exec|help|ca|verify)\b|--help|--version/.test(command)
 
 /** Shell functions the examples run with: this checkout's svc-mock, and curl that fails on an error answer. */
 const PRELUDE = `set -eo pipefail
@@ -143,6 +145,22 @@ describe('the examples of the README and docs/', () => {
       const result = await run('bash', ['-c', `${PRELUDE}${line} -- true`], { cwd: scratch })
       expect(result.code, `${line}\n${result.output}`).toBe(0)
     }
+  })
+
+  it("the CI workflows' svc-mock verify lines run against svc-mock, with the variables a CI's secret store would set", async () => {
+    const lines = blocks
+      .filter((b) => b.lang === 'yaml')
+      .flatMap((b) => [...b.code.matchAll(/run: (npx svc-mock verify.*)/g)].map((m) => m[1] ?? ''))
+    expect(lines.length).toBeGreaterThan(0)
+    const env = {
+      SVC_MOCK_VERIFY_TARGET: server.url,
+      SVC_MOCK_VERIFY_CLIENT_ID: 'ci-client',
+      SVC_MOCK_VERIFY_CLIENT_SECRET: 'ci-secret',
+      SVC_MOCK_VERIFY_ELEMENT: 'acme-collection/acme-tenant/processes/default/0f8fad5b-d9cb-469f-a165-70867728950e',
+    }
+    const result = await run('bash', ['-c', `${PRELUDE}${lines.join('\n')}`], { cwd: scratch, env })
+    expect(result.code, `${lines.join('\n')}\n${result.output}`).toBe(0)
+    expect(result.output).toContain(' 0 differ')
   })
 
   it('runs every TypeScript block as a test file', async () => {
