@@ -20,6 +20,8 @@ export const DEFAULT_ID_FIELD = 'id'
 
 /** How long the proxy waits for the upstream's answer to begin, in emulator milliseconds, unless `proxyTimeoutMs` says. */
 export const DEFAULT_PROXY_TIMEOUT_MS = 30_000
+/** The longest `proxyTimeoutMs` (`--proxy-timeout`) takes: a day. */
+export const MAX_PROXY_TIMEOUT_MS = 24 * 3600 * 1000
 
 /** Largest request body the proxy forwards (it streams; this only bounds a runaway upload). */
 export const PROXY_BODY_LIMIT = 100 * 1024 * 1024
