@@ -45,10 +45,8 @@ export { ApiAccessError, RateLimitError, type ApiAccessProblem } from './wire.js
 export { OAuthError, AuthorizePageError, AuthorizeRedirectError } from './oauth/wire.js'
 export { storageResource } from './permissions.js'
 export { SCOPES as SCOPE_DESCRIPTIONS } from './oauth/scopes.js'
-export { RATE_LIMIT_HEADERS, RateLimitBody, TokenResponseBody } from './answers.js'
-/** The schemas of the API-access operations' inputs and views (for the control plane's documentation). */
-export { CreateApiKeyBody as ApiKeyInputSchema } from './directory.js'
-export { ClientInfoSchema, CreateClientBody as OAuthClientInputSchema } from './oauth/clients.js'
+export { RATE_LIMIT_HEADERS } from './answers.js'
+/** The schema of a permission (route files name the permissions their routes need). */
 export { Permission as PermissionSchema } from './permissions.js'
 
 /** The fixture sections of API access, as a fixture document gives them. */

@@ -53,7 +53,7 @@ Dashboard (in a browser) and control plane: http://HOST:PORT/__svc-mock/ once ru
 
 const EXEC_HELP = `svc-mock exec [options] -- <command> [args…]
 
-Starts the emulator (on a free port unless --port or SVC_MOCK_PORT says otherwise), runs the
+Starts the emulator (on a free port unless the port is given, as for svc-mock), runs the
 command with these variables added to its environment, and stops the emulator when the command
 ends, however it ends. Exits with the command's code (128 + the signal's number when a signal
 ended it; 127 when the command is not found). The command runs in a process group of its own;

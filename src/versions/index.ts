@@ -24,8 +24,6 @@ export type { Where } from './admin.js'
 export type { ElementFixtureInput, ElementInput, GenerateInput, StorageFixture, StorageInput, VersionInput } from './model.js'
 export type { ElementSummary } from './summary.js'
 export type { VersionsOptions } from './options.js'
-/** The schemas of the element-store operations' inputs (for the control plane's documentation). */
-export { NewElement as ElementInputSchema, StorageFixture as StorageSchema, VersionFixture as VersionInputSchema } from './model.js'
 export { VersionsError, type OperationResultBody } from './wire.js'
 
 /** The fixture sections of the element store, as a fixture document gives them. */

@@ -35,8 +35,6 @@ export type {
 } from './model.js'
 export type { Execution, ExecutionPredicate } from './executions.js'
 export type { WebhooksApi } from './api.js'
-/** The schemas of the webhook operations' inputs and views (for the control plane's documentation). */
-export { DataStructure as DataStructureSchema, FlowConfig as FlowConfigSchema, FlowPatch as FlowPatchSchema, WebhookInput as WebhookInputSchema, WebhookOptions as WebhookOptionsSchema } from './model.js'
 export type { WebhookView } from './service.js'
 export type { ExecutionSummary, WebhookEffect, WebhookState, WebhooksState } from './state.js'
 export { ExecutionTimeoutError } from './executions.js'
