@@ -1,7 +1,8 @@
 /**
  * The `svc-mock` command once its flags are needed: starts the standalone server, lists the
- * scenario catalogue, or runs a command against a fresh emulator (`exec`). Flags have environment twins (`--port` and
- * `SVC_MOCK_PORT`); a flag wins over its variable, and an error names whichever was used.
+ * scenario catalogue, or runs a command against a fresh emulator (`exec`). Flags have environment
+ * twins (`--port` and `SVC_MOCK_PORT`); a flag wins over its variable, and an error names
+ * whichever was used.
  * Exit codes: 0 after a clean shutdown, 1 when the port is in use or the server fails, 2 for a
  * bad flag, value, fixture or scenario file (the message names which, and the closest valid
  * flag or name); `exec` exits with its command's code.
