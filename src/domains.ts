@@ -1,11 +1,13 @@
 /**
  * The domains an emulator is made of, in the order they are defined and load their fixtures, and
  * the public types they add up to: the emulator object, fixture documents, settings, scenario
- * aims, run options and state. A new domain is its folder and one line in `DOMAINS`.
+ * aims, run options and state; and their command-line flags. A new domain is its folder and one
+ * line in `DOMAINS`.
  */
 import { authDomain } from './auth/index.js'
 import type { Domain, DomainContext, DomainModule } from './kernel/domain.js'
 import type { FixtureSection } from './kernel/fixtures.js'
+import type { Flag } from './kernel/flags.js'
 import type { SettingsSection } from './kernel/settings.js'
 import { userRoutesDomain } from './user-routes/index.js'
 import { versionsDomain } from './versions/index.js'
@@ -15,6 +17,9 @@ export const DOMAINS = [authDomain, versionsDomain, webhooksDomain, userRoutesDo
 
 /** Every section a fixture document may have. */
 export const FIXTURE_SECTIONS: readonly FixtureSection<unknown>[] = DOMAINS.flatMap((d) => d.schemas.fixtures)
+
+/** Every domain's command-line flags, in the order of `DOMAINS`. */
+export const DOMAIN_FLAGS: readonly Flag<DomainOptions>[] = DOMAINS.flatMap((d): readonly Flag<DomainOptions>[] => d.flags ?? [])
 
 /** Every section of the settings tree. */
 export const SETTINGS_SECTIONS: readonly SettingsSection[] = DOMAINS.flatMap((d) => (d.schemas.settings ? [d.schemas.settings] : []))

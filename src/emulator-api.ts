@@ -6,7 +6,7 @@
 import type { DomainApis, DomainFixtures, DomainOptions, DomainSettings, DomainState, DomainTargets } from './domains.js'
 import type { ClockApi, JournalApi, ScenarioSpec, ScenarioSwitch, ScenariosApi } from './kernel/api.js'
 import type { ClockMode, ClockOptions } from './kernel/clock.js'
-import type { CredentialInfo } from './kernel/domain.js'
+import type { CredentialInfo, ExampleRequest } from './kernel/domain.js'
 import type { EmulatorEvent as KernelEvent } from './kernel/events.js'
 import type { JsonObject } from './kernel/json.js'
 import type { KernelApi, KernelState, KernelTransport, RouteInfo } from './kernel/kernel.js'
@@ -14,7 +14,7 @@ import type { LogFormat, Logger } from './kernel/logger.js'
 import type { ScenarioDefinitionInput } from './kernel/scenarios/schema.js'
 import type { BuiltInScenarioName } from './scenario-names.js'
 
-export type { BuiltInScenarioName, ClockApi, JournalApi, CredentialInfo, RouteInfo, ScenarioSpec }
+export type { BuiltInScenarioName, ClockApi, JournalApi, CredentialInfo, ExampleRequest, RouteInfo, ScenarioSpec }
 
 /**
  * A scenario name the emulator knows: a built-in one, or one of yours (`Custom`, inferred from

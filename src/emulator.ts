@@ -6,7 +6,7 @@
  */
 import { CONTROL_PREFIX, type TeamHost, defineControlDomain } from './control/index.js'
 import { DOMAINS, SETTINGS_SECTIONS } from './domains.js'
-import type { EmulatorCore, EmulatorOptions, EmulatorState, ScenarioTargets } from './emulator-api.js'
+import type { EmulatorCore, EmulatorOptions, EmulatorState, EmulatorUrls, ScenarioTargets } from './emulator-api.js'
 import type { DomainApis } from './domains.js'
 import { resolveOptions } from './emulator-options.js'
 import { Kernel } from './kernel/kernel.js'
@@ -30,13 +30,13 @@ export async function buildEmulator(options: EmulatorOptions = {}, host: Emulato
   const { urls, seed, idSeed, clock, logger, journalSize } = resolveOptions(options)
   const run = host.run ?? readRunInputs(options)
   const product = { name: 'svc-mock', version: VERSION }
-  const kernel = new Kernel({ urls, seed, idSeed, clock, logger, journalSize, product, domains: DOMAINS, settings: SETTINGS_SECTIONS, routeList: `GET ${urls.base}${CONTROL_PREFIX}/routes` })
+  const kernel = new Kernel<EmulatorOptions, EmulatorUrls>({ urls, seed, idSeed, clock, logger, journalSize, product, domains: DOMAINS, settings: SETTINGS_SECTIONS, routeList: `GET ${urls.base}${CONTROL_PREFIX}/routes` })
   kernel.catalogue.addValidated(run.scenarios)
   await kernel.start({ options, settings: options.settings ?? {}, fixtures: run.fixtures, scenarios: options.scenarios ?? [] })
   const emulator: EmulatorCore = Object.assign(kernel.api<EmulatorState, ScenarioTargets, DomainApis>(), {
     // The generator (and zod's JSON Schema conversion) and the routes' documentation load only when a document is asked for.
     openapi: async () => (await import('./openapi.js')).openApiDocument({ ...(await kernel.documented()), urls, version: VERSION }),
   })
-  kernel.route([defineControlDomain({ emulator, targetNames: kernel.targetNames, ...(host.teams ? { teams: host.teams } : {}) })])
+  kernel.route([defineControlDomain({ emulator, targetNames: kernel.targetNames, parts: kernel.controlParts, ...(host.teams ? { teams: host.teams } : {}) })])
   return emulator
 }

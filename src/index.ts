@@ -23,6 +23,7 @@ export type {
   BuiltInScenarioName,
   ClockApi,
   CredentialInfo,
+  ExampleRequest,
   Emulator,
   EmulatorEvent,
   EmulatorEventListener,

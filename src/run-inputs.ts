@@ -3,11 +3,13 @@
  * validated) and its scenario catalogue (the built-in scenarios, then the user's folders and
  * definitions, each validated). Every emulator of the run is built from them: the standalone
  * server's teams share the run's, so making a team reads no file and validates nothing twice.
+ * Beside them, the flags of the run's inputs: fixtures, scenario files, scenarios on at start.
  */
 import { addBuiltInScenarios, defaultFixtureDocuments } from './defaults.js'
 import { FIXTURE_SECTIONS, SETTINGS_SECTIONS } from './domains.js'
 import type { EmulatorOptions, FixtureInput } from './emulator-api.js'
 import { type FixtureDocument, fixtureDocuments, parseDocument } from './kernel/fixtures.js'
+import type { Flag } from './kernel/flags.js'
 import { ScenarioCatalogue, type ScenarioDefinition } from './kernel/scenarios/catalogue.js'
 import { settingsSchemaOf } from './kernel/settings.js'
 import { firstProblem, parseNaming } from './kernel/validation.js'
@@ -51,3 +53,29 @@ function validated(document: FixtureDocument): FixtureDocument {
 function listOf(fixtures: FixtureInput | FixtureInput[] | undefined): FixtureInput[] {
   return fixtures === undefined ? [] : Array.isArray(fixtures) ? fixtures : [fixtures]
 }
+
+/** The flags of the run's inputs. */
+export const INPUT_FLAGS: readonly Flag<EmulatorOptions>[] = [
+  {
+    name: 'fixtures',
+    env: 'SVC_MOCK_FIXTURES',
+    option: 'fixtures',
+    kind: 'list',
+    split: ':',
+    placeholder: 'PATH',
+    example: 'fixtures/',
+    help: 'fixture file or folder, on top of the defaults; repeatable',
+  },
+  { name: 'no-default-fixtures', env: 'SVC_MOCK_DEFAULT_FIXTURES', option: 'defaultFixtures', kind: 'switch', sets: false, help: 'start from your fixtures only' },
+  {
+    name: 'scenario',
+    env: 'SVC_MOCK_SCENARIOS',
+    option: 'scenarios',
+    kind: 'list',
+    envHelp: 'comma-separated',
+    placeholder: 'SPEC',
+    example: 'latency:ms=2000',
+    help: 'switch a scenario on for the run; repeatable. SPEC is\nname[:key=value,...], e.g. latency:ms=2000 or latency:ms=500,times=3',
+  },
+  { name: 'scenarios', env: 'SVC_MOCK_SCENARIO_DIRS', option: 'scenarioDirs', kind: 'list', split: ':', placeholder: 'DIR', example: 'scenarios/', help: 'add your own scenario files (*.json); repeatable' },
+]

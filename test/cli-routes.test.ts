@@ -98,7 +98,7 @@ describe('--proxy and --record', () => {
     expect(record.stderr).toContain('--record records what the proxy forwards: give --proxy URL (or SVC_MOCK_PROXY) too')
     const proxy = await runCli(['--port', '0'], { SVC_MOCK_PROXY: 'ftp://team.example' })
     expect(proxy.code).toBe(2)
-    expect(proxy.stderr).toContain('SVC_MOCK_PROXY must be your team\'s http or https URL')
+    expect(proxy.stderr).toContain('SVC_MOCK_PROXY must use http or https, got "ftp://team.example"')
   })
 
   it('records what the team answers, and --routes DIR answers it offline (the walk-through of docs/routes.md)', async () => {

@@ -118,7 +118,7 @@ describe('options and fixtures are checked at creation', () => {
   it('names a bad option', async () => {
     await expect(createEmulator({ origin: 'not a url' })).rejects.toThrow(ConfigError)
     await expect(createEmulator({ seed: -1 })).rejects.toThrow(/Invalid option seed/)
-    await expect(createEmulator({ clock: { mode: 'real', timeScale: 0 } })).rejects.toThrow(/Invalid option timeScale/)
+    await expect(createEmulator({ clock: { mode: 'real', timeScale: 0 } })).rejects.toThrow(/Invalid option clock.timeScale/)
     // @ts-expect-error not a list key: a type error, and refused at run time too
     await expect(createEmulator({ settings: { versions: { listKey: 'items' } } })).rejects.toThrow(/settings\.versions\.listKey/)
   })

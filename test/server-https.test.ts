@@ -136,7 +136,7 @@ describe('svc-mock over HTTPS with a name the local CA cannot vouch for', () => 
   it('refuses a public URL or bound address outside the local names, saying to bring a certificate of your own', async () => {
     const refused = await startServer({ port: 0, log: 'silent', https: true, publicUrl: 'https://svc-mock.example.com' }).catch((error: unknown) => error)
     expect(refused).toBeInstanceOf(ConfigError)
-    expect(refused).toMatchObject({ option: 'publicUrl', message: expect.stringMatching(/svc-mock\.example\.com is not a name svc-mock's local CA can vouch for .*https: \{ cert, key \}/) })
+    expect(refused).toMatchObject({ option: 'publicUrl', message: expect.stringMatching(/names svc-mock\.example\.com, which svc-mock's local CA cannot vouch for .*with https\.cert and https\.key/) })
     const bound = await startServer({ port: 0, log: 'silent', https: true, host: '192.0.2.7' }).catch((error: unknown) => error)
     expect(bound).toMatchObject({ option: 'host' })
   })

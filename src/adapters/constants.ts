@@ -23,6 +23,8 @@ export const REQUEST_TIMEOUT_MS = 30_000
 
 /** How many teams a server runs beside its main one, unless `maxTeams` (`--max-teams`) says otherwise. */
 export const DEFAULT_MAX_TEAMS = 1000
+/** The most `maxTeams` may allow. */
+export const MAX_TEAMS_LIMIT = 1_000_000
 
 /** The name the server's own team is listed under. */
 export const MAIN_TEAM = 'main'

@@ -11,10 +11,12 @@ import type { Socket } from 'node:net'
 import { ServerClosingError, TeamPortError } from '../control/index.js'
 import type { Emulator, EmulatorCore, EmulatorOptions } from '../emulator-api.js'
 import { buildEmulator } from '../emulator.js'
+import { wholeNumber } from '../kernel/checks.js'
 import { ConfigError, type HttpError, SvcMockError } from '../kernel/errors.js'
+import { normalizeOrigin } from '../emulator-options.js'
 import { type Logger, createLogger } from '../kernel/logger.js'
 import { readRunInputs, withFixtures } from '../run-inputs.js'
-import { DEFAULT_HOST, DEFAULT_MAX_TEAMS, DEFAULT_PORT, MAIN_TEAM, REQUEST_TIMEOUT_MS } from './constants.js'
+import { DEFAULT_HOST, DEFAULT_MAX_TEAMS, DEFAULT_PORT, MAIN_TEAM, MAX_TEAMS_LIMIT, REQUEST_TIMEOUT_MS } from './constants.js'
 import { withFetch } from './fetch.js'
 import { clientErrorListener } from './client-error.js'
 import { type RequestListener, connectListener, requestListener } from './node-http.js'
@@ -79,17 +81,12 @@ export class PortInUseError extends SvcMockError<'ERR_PORT_IN_USE'> {
 }
 
 export async function startServer<Custom extends string = never>(options: ServerOptions<Custom> = {}): Promise<RunningServer<Custom>> {
-  const port = options.port ?? DEFAULT_PORT
+  const port = wholeNumber('port', options.port ?? DEFAULT_PORT, 0, 65535)
   const host = options.host ?? DEFAULT_HOST
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError('port', `must be 0-65535, got ${String(port)}`)
-  const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS
-  if (!Number.isInteger(requestTimeout) || requestTimeout < 1) throw new ConfigError('requestTimeoutMs', `must be a whole number of milliseconds >= 1, got ${String(requestTimeout)}`)
-  const maxTeams = options.maxTeams ?? DEFAULT_MAX_TEAMS
-  if (!Number.isInteger(maxTeams) || maxTeams < 0) throw new ConfigError('maxTeams', `must be a whole number >= 0, got ${String(maxTeams)}`)
-  const teamsAtStart = options.teams ?? 0
-  if (!Number.isInteger(teamsAtStart) || teamsAtStart < 0 || teamsAtStart > maxTeams) {
-    throw new ConfigError('teams', `must be a whole number from 0 to maxTeams (${maxTeams}), got ${String(options.teams)}`)
-  }
+  if (options.publicUrl !== undefined) normalizeOrigin(options.publicUrl, 'publicUrl')
+  const requestTimeout = wholeNumber('requestTimeoutMs', options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS, 1)
+  const maxTeams = wholeNumber('maxTeams', options.maxTeams ?? DEFAULT_MAX_TEAMS, 0, MAX_TEAMS_LIMIT)
+  const teamsAtStart = wholeNumber('teams', options.teams ?? 0, 0, maxTeams)
 
   // Read and checked once: every team is seeded from the same documents and catalogue.
   const run = readRunInputs(options)
@@ -233,7 +230,9 @@ async function listen(port: number, host: string, requestTimeout: number, tls: S
 async function tlsFor(https: true | TlsCertificate, host: string, publicUrl: string | undefined): Promise<ServerTls> {
   const { LOCAL_NAMES_TEXT, serverNames, serverTls, unvouchableName } = await import('../tls/index.js')
   const outside = https === true ? unvouchableName(host, publicUrl) : undefined
-  if (outside) throw new ConfigError(outside.option, `${outside.name} is not a name svc-mock's local CA can vouch for (${LOCAL_NAMES_TEXT} only): give https: { cert, key } of your own for it`)
+  if (outside) {
+    throw new ConfigError(outside.option, `names ${outside.name}, which svc-mock's local CA cannot vouch for (${LOCAL_NAMES_TEXT} only): serve a certificate of your own for it with {https.cert} and {https.key}`)
+  }
   return await serverTls(https, serverNames(host, publicUrl))
 }
 

@@ -4,7 +4,7 @@
  * server's operations (`emu.oauth`, oauth/api.ts). Also the domain's part of the dashboard's state
  * and the start-up banner's credentials.
  */
-import type { CredentialInfo } from '../kernel/domain.js'
+import type { CredentialInfo, ExampleRequest } from '../kernel/domain.js'
 import type { ApiKey, ApiKeyInput, Directory } from './directory.js'
 import { describeApiKey } from './directory.js'
 import type { OAuthApi } from './oauth/api.js'
@@ -87,15 +87,17 @@ export function usersApi(directory: Directory, oauth: OAuthApi): UsersApi {
 const GRANT_LABELS = { client_credentials: 'client credentials', authorization_code: 'authorization code', device_code: 'device code' } as const
 const METHOD_LABELS = { client_secret_basic: 'basic', client_secret_post: 'post', none: 'public, no secret' } as const
 
-/** The fixtures' static keys and OAuth clients, for the start-up banner (the defaults are public test values). */
+/**
+ * The fixtures' static keys (application keys first: what a script calls the API with) and OAuth
+ * clients, for the start-up banner (the defaults are public test values).
+ */
 export function credentials(directory: Directory, server: OAuthServer): CredentialInfo[] {
+  const keys = directory.apiKeys.all()
   return [
-    ...directory.apiKeys.all().map((key: ApiKey) => ({
-      kind: key.kind === 'user' ? 'user API key' : 'application key',
-      id: key.id,
-      label: key.kind === 'user' ? `acts as ${key.userId ?? '?'}` : key.id,
-      value: key.kind === 'user' ? `Authorization: Bearer ${key.key}` : `Authorization: AppKey ${key.key}`,
-    })),
+    ...[...keys.filter((key) => key.kind === 'app'), ...keys.filter((key) => key.kind !== 'app')].map((key: ApiKey) => {
+      const header = key.kind === 'user' ? `Authorization: Bearer ${key.key}` : `Authorization: AppKey ${key.key}`
+      return { kind: key.kind === 'user' ? 'user API key' : 'application key', id: key.id, label: key.kind === 'user' ? `acts as ${key.userId ?? '?'}` : key.id, value: header, curl: `-H '${header}'` }
+    }),
     ...server.clients.all().map((client) => ({
       kind: 'OAuth client',
       id: client.clientId,
@@ -103,4 +105,13 @@ export function credentials(directory: Directory, server: OAuthServer): Credenti
       value: client.clientSecret === undefined ? client.clientId : `${client.clientId} / ${client.clientSecret}`,
     })),
   ]
+}
+
+/** A token for the fixtures' first client-credentials client with a secret, as curl asks for it. */
+export function tokenExamples(server: OAuthServer, tokenUrl: string): ExampleRequest[] {
+  const client = server.clients.all().find((c) => c.grantType === 'client_credentials' && c.clientSecret !== undefined)
+  if (client === undefined || client.clientSecret === undefined) return []
+  const grant = '-d grant_type=client_credentials'
+  const curl = client.authMethod === 'client_secret_post' ? `${grant} -d client_id=${client.clientId} -d client_secret=${client.clientSecret}` : `-u ${client.clientId}:${client.clientSecret} ${grant}`
+  return [{ url: tokenUrl, curl }]
 }

@@ -4,6 +4,11 @@
 
 /** `expires_in` of access tokens, in seconds: the platform's documented example. */
 export const DEFAULT_TOKEN_LIFETIME_S = 899
+/** The longest `tokenLifetime` (`--token-lifetime`) takes: ten years, in seconds. */
+export const MAX_TOKEN_LIFETIME_S = 10 * 365 * 24 * 3600
+
+/** The token endpoint's path on `{auth_url}`. */
+export const TOKEN_PATH = '/oauth2/token'
 
 /** Largest form body the token endpoint and the consent form take. */
 export const FORM_BODY_LIMIT = 64 * 1024

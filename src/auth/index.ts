@@ -7,17 +7,20 @@
  * here.
  */
 import type { CredentialInfo, Domain, DomainModule, DomainSchemas, KernelServices, ScenarioTarget } from '../kernel/domain.js'
-import { type AuthApi, type AuthState, apiKeysApi, credentials, usersApi } from './api.js'
+import { type AuthApi, type AuthState, apiKeysApi, credentials, tokenExamples, usersApi } from './api.js'
 import type { z } from 'zod'
 import { type ApiKeyFixture, Directory, type UserInput, apiKeysSection, usersSection } from './directory.js'
 import { AccessGate, gated } from './gate.js'
 import { oauthApi } from './oauth/api.js'
 import { clientState } from './client-state.js'
+import { authControl } from './control.js'
 import { type OAuthClientFixture, oauthClientsSection } from './oauth/clients.js'
 import { type SigningKeyInput, signingKeysSection } from './oauth/keys.js'
 import { requestClientId } from './oauth/request-client.js'
 import { OAuthServer } from './oauth/server.js'
-import { AuthSettings, type TokenAlgorithm } from './settings.js'
+import { TOKEN_PATH } from './constants.js'
+import { AUTH_FLAGS, type AuthOptions, authBaseSettings } from './options.js'
+import { AuthSettings } from './settings.js'
 import { probeRoutes } from './probes.js'
 import { TEAM_PATH, type Team, type TeamInput, teamSection, whoAmI } from './team.js'
 
@@ -36,16 +39,15 @@ export type { ClientConditions, ClientEffect, ClientState } from './client-state
 export type { ConsentInfo } from './oauth/consents.js'
 export type { Permission } from './permissions.js'
 export type { TokenAlgorithm } from './settings.js'
+export type { AuthOptions } from './options.js'
 export type { TokenResponse, OAuthErrorCode } from './oauth/wire.js'
 export { ApiAccessError, RateLimitError, type ApiAccessProblem } from './wire.js'
 export { OAuthError, AuthorizePageError, AuthorizeRedirectError } from './oauth/wire.js'
 export { storageResource } from './permissions.js'
 export { SCOPES as SCOPE_DESCRIPTIONS } from './oauth/scopes.js'
-export { RATE_LIMIT_HEADERS, RateLimitBody, TokenResponseBody } from './answers.js'
+export { RATE_LIMIT_HEADERS } from './answers.js'
 export { AUTH_VERIFY_PROBES, type AuthEquivalents, authEquivalents } from './verify-probes.js'
-/** The schemas of the API-access operations' inputs and views (for the control plane's documentation). */
-export { CreateApiKeyBody as ApiKeyInputSchema } from './directory.js'
-export { ClientInfoSchema, CreateClientBody as OAuthClientInputSchema } from './oauth/clients.js'
+/** The schema of a permission (route files name the permissions their routes need). */
 export { Permission as PermissionSchema } from './permissions.js'
 
 /** The fixture sections of API access, as a fixture document gives them. */
@@ -65,18 +67,6 @@ export type AuthSettingsInput = z.input<typeof AuthSettings>
 export interface AuthTargets {
   /** Only requests made by this OAuth client (its client id). */
   client?: string
-}
-
-/** The run options of API access (`createEmulator()` and the command line). */
-export interface AuthOptions {
-  /** `rejected` makes static keys fail with 401, as once the platform discontinues them. */
-  staticKeys?: 'allowed' | 'rejected'
-  /** `expires_in` of access tokens in seconds (default 899). */
-  tokenLifetime?: number
-  /** Algorithm that signs access tokens (default RS256). */
-  tokenAlgorithm?: TokenAlgorithm
-  /** `page` shows the HTML consent page for every client; `auto` (default) consents at once. */
-  consent?: 'auto' | 'page'
 }
 
 export interface AuthDomain extends Domain<AuthApi, AuthState> {
@@ -102,6 +92,7 @@ export interface AuthInputs {
 export const authDomain: DomainModule<'auth', AuthOptions, AuthDomain, AuthInputs> = {
   name: 'auth',
   schemas: authSchemas,
+  flags: AUTH_FLAGS,
   define: ({ kernel, address, options }) => defineAuth(kernel, { auth: address('auth'), base: address('base') }, options),
 }
 
@@ -119,6 +110,7 @@ function defineAuth(kernel: KernelServices, urls: { auth: string; base: string }
     values: () => server.clients.all().map((c) => c.clientId),
   }
   let team: Team = { id: 'team', name: 'Team' }
+  const api: AuthApi = { apiKeys: apiKeysApi(directory, () => kernel.ids.token(24)), oauth, users }
   return {
     gate,
     routes: [
@@ -133,14 +125,10 @@ function defineAuth(kernel: KernelServices, urls: { auth: string; base: string }
       }),
       ...probeRoutes({ gate, directory, clients: server.clients, team: () => team, baseUrl: urls.base }).map(gated),
     ],
-    api: { apiKeys: apiKeysApi(directory, () => kernel.ids.token(24)), oauth, users },
+    api,
+    control: authControl(api),
     docs: async () => (await import('./docs.js')).AUTH_DOCS,
-    baseSettings: {
-      staticKeys: options.staticKeys ?? 'allowed',
-      ...(options.tokenLifetime === undefined ? {} : { tokenLifetime: options.tokenLifetime }),
-      ...(options.tokenAlgorithm === undefined ? {} : { tokenAlgorithm: options.tokenAlgorithm }),
-      ...(options.consent === undefined ? {} : { consent: options.consent }),
-    },
+    baseSettings: authBaseSettings(options),
     targets: [client],
     secretFields: SECRET_FIELDS,
     load: async (fixtures) => {
@@ -154,6 +142,7 @@ function defineAuth(kernel: KernelServices, urls: { auth: string; base: string }
       deviceCodes: server.device.list().filter((code) => code.status === 'pending'),
     }),
     credentials: (): CredentialInfo[] => credentials(directory, server),
+    examples: () => tokenExamples(server, `${urls.auth}${TOKEN_PATH}`),
     reset: async () => {
       gate.reset()
       directory.reset()

@@ -5,6 +5,7 @@
  * credential.
  */
 import type { RunningServer } from '../adapters/server.js'
+import { CONTROL_PREFIX } from '../kernel/control.js'
 import { VERSION } from '../version.js'
 import type { CliOptions } from './options.js'
 
@@ -23,9 +24,9 @@ export function listeningEvent(server: RunningServer): Record<string, unknown> {
     host: server.host,
     port: server.port,
     urls: { auth: emu.urls.auth, base, webhook: emu.urls.webhook },
-    dashboard: `${base}/__svc-mock/`,
-    controlPlane: `${base}/__svc-mock`,
-    openapi: `${base}/__svc-mock/openapi.json`,
+    dashboard: `${base}${CONTROL_PREFIX}/`,
+    controlPlane: `${base}${CONTROL_PREFIX}`,
+    openapi: `${base}${CONTROL_PREFIX}/openapi.json`,
     webhooks: emu.webhooks.list().map((w) => w.url),
     credentials: emu.credentials().map((c) => ({ kind: c.kind, id: c.id, label: c.label })),
     clock: emu.clock.state(),
@@ -64,14 +65,11 @@ function yours(server: RunningServer, options: CliOptions): string[] {
 export function banner(server: RunningServer, options: CliOptions): string {
   const emu = server.emulator
   const base = emu.urls.base
-  const sample = `${base}/acme-collection/acme-tenant/_api/rest/facets/processes/views/default/elements/0f8fad5b-d9cb-469f-a165-70867728950e/versions`
   const on = emu.scenarios.list().filter((s) => s.active)
   const clock = emu.clock.state()
   const loopback = isLoopback(server.host)
   const bound = server.host.includes(':') ? `[${server.host}]` : server.host
   const scheme = new URL(server.url).protocol.replace(':', '')
-  // With the local CA, every curl line says which certificate to trust.
-  const curl = server.caFile === undefined ? 'curl' : `curl --cacert ${server.caFile}`
   const lines = [
     loopback
       ? `svc-mock ${VERSION} listening on ${server.url}`
@@ -79,37 +77,73 @@ export function banner(server: RunningServer, options: CliOptions): string {
     ...(loopback
       ? []
       : [
-          `WARNING: svc-mock listens beyond loopback, and its control plane (${server.url}/__svc-mock/) needs no credential:`,
+          `WARNING: svc-mock listens beyond loopback, and its control plane (${server.url}${CONTROL_PREFIX}/) needs no credential:`,
           '  anyone who can reach this port can reset it, switch scenarios on and mint tokens. Bind to 127.0.0.1 unless you need this.',
         ]),
     '',
     `  REST API ({base_url})   ${base}/{collectionId}/{storageId}/_api/rest/facets/{facetId}/views/{viewId}/elements/{elementId}/versions`,
     `  OAuth ({auth_url})      ${emu.urls.auth}/oauth2/token, ${emu.urls.auth}/oauth2/authorize, ${emu.urls.auth}/.well-known/openid-configuration`,
     `  Webhooks                ${emu.urls.webhook}/hooks/{token}  (${emu.webhooks.list().map((w) => w.id).join(', ') || 'none'})`,
-    `  Dashboard               ${base}/__svc-mock/  (open it in a browser: see the requests, steer scenarios, flows, clock)`,
-    `  Control plane           ${base}/__svc-mock/{health, reset, scenarios, clock, journal, elements, webhooks, oauth-clients, teams, state, events}`,
-    `  OpenAPI document        ${base}/__svc-mock/openapi.json`,
+    `  Dashboard               ${base}${CONTROL_PREFIX}/  (open it in a browser: see the requests, steer scenarios, flows, clock)`,
+    ...wrapped(`  Control plane           ${base}${CONTROL_PREFIX}/{${controlPaths(server).join(', ')}}`, ' '.repeat(26)),
+    `  OpenAPI document        ${base}${CONTROL_PREFIX}/openapi.json`,
     ...yours(server, options),
     ...(server.caFile === undefined
       ? []
       : [
           `  TLS                     signed by svc-mock's local CA; trust ${server.caFile}`,
-          `                          (REQUESTS_CA_BUNDLE, NODE_EXTRA_CA_CERTS; also at ${base}/__svc-mock/ca.pem)`,
+          `                          (REQUESTS_CA_BUNDLE, NODE_EXTRA_CA_CERTS; also at ${base}${CONTROL_PREFIX}/ca.pem)`,
         ]),
     ...teamLines(server),
     '',
-    'Default credentials (public test values, from the default fixtures):',
+    'Credentials (from the fixtures; the defaults are public test values):',
     ...emu.credentials().map((c) => `  ${c.kind.padEnd(17)} ${c.value}  (${c.label})`),
-    '',
-    'Try:',
-    `  ${curl} -H 'Authorization: AppKey svcmock-app-key' ${sample}`,
-    `  ${curl} -u ci-client:ci-secret -d grant_type=client_credentials ${emu.urls.auth}/oauth2/token`,
+    ...tryLines(server),
     '',
     `Clock: ${clock.mode}${clock.mode === 'real' && clock.timeScale !== 1 ? `, time scale ${clock.timeScale}` : ''}; seed ${emu.seed}.` +
       (on.length > 0 ? ` Scenarios on: ${on.map((s) => s.name).join(', ')}.` : ''),
     options.log === 'pretty' ? 'Requests are logged below. Ctrl+C stops.' : '',
   ]
   return lines.join('\n')
+}
+
+/** The first segment of every control-plane path served (`health`, `webhooks`, …), each once, in the route table's order. */
+export function controlPaths(server: RunningServer): string[] {
+  const segments = server.emulator
+    .routes()
+    .filter((route) => route.id.startsWith('control.') && route.path.startsWith(`${CONTROL_PREFIX}/`))
+    .map((route) => route.path.slice(CONTROL_PREFIX.length + 1).split('/')[0] ?? '')
+  return [...new Set(segments.filter((segment) => segment !== '' && !segment.startsWith(':')))]
+}
+
+/**
+ * The requests the domains suggest from what they loaded, with curl: a protected path with the
+ * first credential that presents itself simply (an application key first), a token request with
+ * its own arguments; with the local CA, each says which certificate to trust.
+ */
+function tryLines(server: RunningServer): string[] {
+  const curl = server.caFile === undefined ? 'curl' : `curl --cacert ${server.caFile}`
+  const key = server.emulator.credentials().find((c) => c.curl !== undefined)?.curl
+  const examples = server.emulator.examples()
+  const lines = [...examples.filter((e) => e.curl === undefined), ...examples.filter((e) => e.curl !== undefined)].flatMap((example) => {
+    const args = example.curl ?? key
+    return args === undefined ? [] : [`  ${curl} ${args} ${example.url}`]
+  })
+  return lines.length === 0 ? [] : ['', 'Try:', ...lines]
+}
+
+/** A long line broken between list items at about 110 characters, the rest indented. */
+function wrapped(line: string, indent: string): string[] {
+  const lines: string[] = []
+  let current = ''
+  for (const part of line.split(/(?<=, )/)) {
+    if (current !== '' && current.length + part.length > 110) {
+      lines.push(current.trimEnd())
+      current = indent
+    }
+    current += part
+  }
+  return [...lines, current]
 }
 
 /** The teams made at start, one line each (nothing when there are none: most runs have none). */

@@ -1,62 +1,37 @@
 /**
- * The help texts: svc-mock's usage with every flag and its environment twin, and one text for each
- * command (exec, scenarios, help), each ending with where the documentation is.
+ * The help texts: svc-mock's usage with every flag and its environment twin (each entry made from
+ * the flag's declaration), and one text for each command (exec, scenarios, ca, help), each ending
+ * with where the documentation is.
  */
-import { DEFAULT_HOST, DEFAULT_MAX_TEAMS, DEFAULT_PORT } from '../adapters/constants.js'
+import { DEFAULT_PORT } from '../adapters/constants.js'
 import { packagePath } from '../kernel/package-root.js'
 import { HOMEPAGE, VERSION } from '../version.js'
+import { FLAGS, hint } from './flags.js'
 import type { CliIo } from './io.js'
-import { hint, UsageError } from './options.js'
+import { UsageError } from './options.js'
 
 /** Where the documentation is, named in every help text. */
 function docsLine(): string {
   return `Docs: ${packagePath('README.md')} and ${packagePath('docs')}/ (scenarios.md, assumptions.md, openapi.json), also at ${HOMEPAGE}`
 }
 
-const OPTIONS_TEXT = `Options (environment variable in brackets; a flag wins over its variable):
-  --port N              port to listen on, 0 for any free one       [SVC_MOCK_PORT]    default ${DEFAULT_PORT} (exec: 0)
-  --host ADDR           address to bind                             [SVC_MOCK_HOST]    default ${DEFAULT_HOST}
-  --public-url URL      address clients use, if not http://host:port [SVC_MOCK_PUBLIC_URL]
-  --fixtures PATH       fixture file or folder, on top of the defaults; repeatable
-                                                                    [SVC_MOCK_FIXTURES, paths separated by ":"]
-  --no-default-fixtures start from your fixtures only               [SVC_MOCK_DEFAULT_FIXTURES=false]
-  --scenario SPEC       switch a scenario on for the run; repeatable. SPEC is
-                        name[:key=value,...], e.g. latency:ms=2000 or latency:ms=500,times=3
-                                                                    [SVC_MOCK_SCENARIOS, comma-separated]
-  --scenarios DIR       add your own scenario files (*.json); repeatable [SVC_MOCK_SCENARIO_DIRS, ":"]
-  --seed N              seed for generated data and ids             [SVC_MOCK_SEED]    default 1
-  --clock MODE          real or manual (moves only via the control plane) [SVC_MOCK_CLOCK] default real
-  --time-scale X        real seconds per emulated second: 0.01 turns 40 s into 400 ms
-                                                                    [SVC_MOCK_TIME_SCALE] default 1
-  --log FORMAT          pretty, json (one JSON object a line, the banner too) or silent
-                                                                    [SVC_MOCK_LOG]     default pretty
-  --version-list-key K  elements, values or both: the name of the version list
-                                                                    [SVC_MOCK_VERSION_LIST_KEY] default elements
-  --versions-scope S    OAuth scope the versions operation needs     [SVC_MOCK_VERSIONS_SCOPE] default none
-  --static-keys MODE    allowed or rejected (401, as once discontinued) [SVC_MOCK_STATIC_KEYS] default allowed
-  --token-lifetime S    expires_in of access tokens, in seconds     [SVC_MOCK_TOKEN_LIFETIME] default 899
-  --token-algorithm A   RS256, ES256, ES384 or EdDSA                [SVC_MOCK_TOKEN_ALGORITHM] default RS256
-  --consent MODE        auto (consent at once) or page (HTML consent page) [SVC_MOCK_CONSENT] default auto
-  --routes PATH         your own routes and resources: a route file or a folder of them
-                        (docs/routes.md); repeatable                [SVC_MOCK_ROUTES, paths separated by ":"]
-  --proxy URL           forward every request no route serves to your real team
-                                                                    [SVC_MOCK_PROXY]
-  --record DIR          with --proxy: write each forwarded exchange as a route file in DIR
-                                                                    [SVC_MOCK_RECORD]
-  --proxy-timeout MS    how long the proxy waits for the team's answer to begin
-                                                                    [SVC_MOCK_PROXY_TIMEOUT] default 30000
-  --https               serve HTTPS, with a certificate signed by svc-mock's local CA
-                        (made once per user; svc-mock ca prints its path) [SVC_MOCK_HTTPS=true]
-                        The CA vouches for localhost, *.localhost, *.test, *.internal, 127.0.0.0/8
-                        and ::1 only: for another --public-url host, use --tls-cert/--tls-key
-  --tls-cert FILE       serve HTTPS with your own certificate (PEM)  [SVC_MOCK_TLS_CERT]
-  --tls-key FILE        its private key (PEM, unencrypted)          [SVC_MOCK_TLS_KEY]
-  --teams N             make N isolated teams at start, team-1 … team-N, each on a free port of its own
-                        (more with POST /__svc-mock/teams; docs/teams.md)   [SVC_MOCK_TEAMS]   default 0
-  --max-teams N         how many teams may run beside the main one (one more: 429)
-                                                                    [SVC_MOCK_MAX_TEAMS] default ${DEFAULT_MAX_TEAMS}
-  -h, --help            this text
-  -v, --version         the version`
+/** The help's column for a flag's text, and for its variable when it fits on a line. */
+const TEXT_COLUMN = 24
+const VARIABLE_COLUMN = 68
+const WIDTH = 110
+
+/** The options, one entry a flag, each made from the flag's declaration alone. */
+function optionsText(): string {
+  const entries = FLAGS.flatMap((flag) => {
+    const head = `  --${flag.name}${flag.placeholder === undefined ? '' : ` ${flag.placeholder}`}`.padEnd(TEXT_COLUMN - 1)
+    const lines = flag.help.split('\n').map((line, i) => (i === 0 ? `${head} ${line}` : `${' '.repeat(TEXT_COLUMN)}${line}`))
+    const variable = `[${flag.kind === 'switch' ? `${flag.env}=${String(flag.sets ?? true)}` : flag.env}${flag.envHelp === undefined ? (flag.split === undefined ? '' : `, separated by "${flag.split}"`) : `, ${flag.envHelp}`}]${flag.default === undefined ? '' : ` default ${flag.default}`}`
+    const last = lines.pop() ?? head
+    const joined = last.length < VARIABLE_COLUMN ? `${last.padEnd(VARIABLE_COLUMN)}${variable}` : `${last}  ${variable}`
+    return joined.length <= WIDTH ? [...lines, joined] : [...lines, last, `${' '.repeat(VARIABLE_COLUMN)}${variable}`]
+  })
+  return ['Options (environment variable in brackets; a flag wins over its variable):', ...entries, '  -h, --help            this text', '  -v, --version         the version'].join('\n')
+}
 
 const HELP = `svc-mock ${VERSION}: a local emulator of the platform's OAuth, REST and inbound-webhook APIs.
 
@@ -70,7 +45,7 @@ Usage:
   svc-mock help [command]                this text, or a command's
   svc-mock --help | --version
 
-${OPTIONS_TEXT}
+{options}
 
 Exit codes: 0 after a clean stop (SIGINT, SIGTERM), 1 when the port is in use or the server fails,
 2 for a bad flag, variable, fixture, scenario or route file; exec: the command's own code.
@@ -79,7 +54,7 @@ Dashboard (in a browser) and control plane: http://HOST:PORT/__svc-mock/ once ru
 
 const EXEC_HELP = `svc-mock exec [options] -- <command> [args…]
 
-Starts the emulator (on a free port unless --port or SVC_MOCK_PORT says otherwise), runs the
+Starts the emulator (on a free port unless the port is given, as for svc-mock), runs the
 command with these variables added to its environment, and stops the emulator when the command
 ends, however it ends. Exits with the command's code (128 + the signal's number when a signal
 ended it; 127 when the command is not found). The command runs in a process group of its own;
@@ -157,5 +132,5 @@ export function help(topics: readonly string[], io: CliIo): number {
 
 /** A command's help text with the documentation's whereabouts filled in. */
 export function helpText(command: Command): string {
-  return COMMAND_HELP[command].replace('{docs}', docsLine())
+  return COMMAND_HELP[command].replace('{options}', () => optionsText()).replace('{docs}', docsLine())
 }

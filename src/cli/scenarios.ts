@@ -5,20 +5,20 @@
  */
 import { createLogger } from '../kernel/logger.js'
 import type { CliIo } from './io.js'
-import { type CliOptions, emulatorOptions, naming } from './options.js'
+import { type CliOptions, emulatorOptions } from './options.js'
 
 /** Prints the catalogue; the emulator is built only to read it, and closed again. */
 export async function listScenarios(options: CliOptions, io: CliIo): Promise<number> {
+  // The listing is printed in the log format (checked as the logger checks it); the emulator says nothing.
+  const { format } = createLogger(options.log)
   const { buildEmulator } = await import('../emulator.js')
-  const emulator = await buildEmulator(emulatorOptions(options, createLogger('silent'))).catch((error: unknown) => {
-    throw naming(options, error)
-  })
+  const emulator = await buildEmulator(emulatorOptions(options, createLogger('silent')))
   const listing = emulator.scenarios.list()
-  if (options.log === 'json') {
+  if (format === 'json') {
     for (const scenario of listing) {
       io.out(JSON.stringify({ event: 'scenario', name: scenario.name, description: scenario.description, params: scenario.params, active: scenario.active }))
     }
-  } else if (options.log === 'pretty') {
+  } else if (format === 'pretty') {
     const lines: string[] = []
     for (const scenario of listing) {
       const params = Object.entries(scenario.params)

@@ -7,17 +7,17 @@ import type { RunningServer } from '../adapters/server.js'
 import { createLogger, type Logger } from '../kernel/logger.js'
 import { banner, exposure, listeningEvent } from './banner.js'
 import { type CliIo, reportError } from './io.js'
-import { type CliOptions, emulatorOptions, naming } from './options.js'
+import { type CliOptions, emulatorOptions } from './options.js'
 import { watchStarter } from './parent-watch.js'
 
-/** Starts the server for `serve` and `exec`; on failure stops listening for signals and names the flag at fault. */
+/** Starts the server for `serve` and `exec`; on failure stops listening for signals. */
 export async function startFor(options: CliOptions, logger: Logger, signals: Signals): Promise<RunningServer> {
   const { startServer } = await import('../adapters/server.js')
   try {
     return await startServer(emulatorOptions(options, logger))
   } catch (error) {
     signals.stop()
-    throw naming(options, error)
+    throw error
   }
 }
 

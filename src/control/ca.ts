@@ -7,10 +7,9 @@
  * CA's private key is never served.
  */
 import { json, type Reply, text } from '../kernel/reply.js'
-import type { RouteDefinition } from '../kernel/route.js'
-import { controlRoute as route } from './route.js'
+import { type ControlRoute, controlRoute as route } from '../kernel/control.js'
 
-export function caRoutes(): RouteDefinition[] {
+export function caRoutes(): ControlRoute[] {
   return [route('ca', 'GET', '/ca.pem', "svc-mock's local CA certificate, which signs the HTTPS server's (404 until `svc-mock ca` or `--https` makes it)", caCertificate)]
 }
 

@@ -9,11 +9,9 @@ import { DEFAULT_WAIT_MS } from '../kernel/constants.js'
 import { ConfigError, InvalidInputError, NotFoundError, ScenarioError, UnknownScenarioError } from '../kernel/errors.js'
 import type { JournalFilter } from '../kernel/journal.js'
 import { json } from '../kernel/reply.js'
-import type { RouteDefinition } from '../kernel/route.js'
 import { ParamValue } from '../kernel/scenarios/schema.js'
 import { parseBody } from '../kernel/validation.js'
-import { optionalInt, optionalString, readJson } from './body.js'
-import { noContent, controlRoute as route } from './route.js'
+import { type ControlRoute, noContent, optionalInt, optionalString, readJson, controlRoute as route } from '../kernel/control.js'
 
 export const AdvanceBody = z.strictObject({ ms: z.number().finite().min(0) })
 
@@ -34,7 +32,7 @@ export function scenarioOnBody(targetNames: readonly string[]): z.ZodType<Record
   return schema
 }
 
-export function coreRoutes(emu: EmulatorCore, targetNames: readonly string[]): RouteDefinition[] {
+export function coreRoutes(emu: EmulatorCore, targetNames: readonly string[]): ControlRoute[] {
   return [
     route('health', 'GET', '/health', 'Is the emulator up; its version', () => json(emu.health()), { unjournaled: true }),
     route('routes', 'GET', '/routes', 'Every route the emulator serves', () => json(emu.routes()), { unjournaled: true }),

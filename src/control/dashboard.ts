@@ -10,8 +10,8 @@ import { readFile } from 'node:fs/promises'
 import { NotFoundError } from '../kernel/errors.js'
 import { packagePath } from '../kernel/package-root.js'
 import { empty, headersOf, type Reply, reply } from '../kernel/reply.js'
-import type { RequestContext, RouteDefinition } from '../kernel/route.js'
-import { CONTROL_PREFIX, controlRoute as route } from './route.js'
+import type { RequestContext } from '../kernel/route.js'
+import { CONTROL_PREFIX, type ControlRoute, controlRoute as route } from '../kernel/control.js'
 
 export const DASHBOARD_DIR = `${packagePath('dashboard')}/`
 
@@ -90,7 +90,7 @@ function matchesEtag(header: string | null, etag: string): boolean {
   })
 }
 
-export function dashboardRoutes(): RouteDefinition[] {
+export function dashboardRoutes(): ControlRoute[] {
   return [
     route('dashboard.page', 'GET', '/', 'The dashboard: see and steer the running emulator in a browser', (ctx) => serve(ctx, 'index.html'), {
       unjournaled: true,

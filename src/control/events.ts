@@ -8,9 +8,8 @@
  */
 import type { EmulatorCore, EmulatorEvent } from '../emulator-api.js'
 import { json, type Reply, reply } from '../kernel/reply.js'
-import type { RequestContext, RouteDefinition } from '../kernel/route.js'
-import { optionalInt } from './body.js'
-import { controlRoute as route } from './route.js'
+import type { RequestContext } from '../kernel/route.js'
+import { type ControlRoute, optionalInt, controlRoute as route } from '../kernel/control.js'
 
 /** A client that stops reading is let go once this many events wait for it (it reconnects afresh). */
 const MAX_QUEUED_EVENTS = 1000
@@ -19,7 +18,7 @@ const KEEP_ALIVE_MS = 15_000
 /** How long a browser's EventSource waits before it reconnects. */
 const RETRY_MS = 1000
 
-export function eventRoutes(emu: EmulatorCore): RouteDefinition[] {
+export function eventRoutes(emu: EmulatorCore): ControlRoute[] {
   return [
     route(
       'state',

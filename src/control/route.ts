@@ -1,23 +1,23 @@
 /**
- * How the control plane declares its routes: every one lives under `/__svc-mock/` on `{base_url}`,
- * is a control route (no scenario ever shapes it), and is named `control.<operation>`.
+ * How the control plane serves an operation, its own or a domain's: under `/__svc-mock/` on
+ * `{base_url}`, as a control route (no scenario ever shapes it), named `control.<id>`, and behind
+ * the guard (other pages, other sites, other host names).
  */
-import { empty, type Reply } from '../kernel/reply.js'
-import type { RequestContext, RouteDefinition } from '../kernel/route.js'
+import { CONTROL_PREFIX, type ControlRoute } from '../kernel/control.js'
+import type { RouteDefinition } from '../kernel/route.js'
+import { guard } from './guard.js'
 
-export const CONTROL_PREFIX = '/__svc-mock'
-
-type Handler = (ctx: RequestContext) => Promise<Reply> | Reply
-
-export function controlRoute(
-  id: string,
-  method: RouteDefinition['method'],
-  path: string,
-  summary: string,
-  resolve: Handler,
-  extra: Partial<RouteDefinition> = {},
-): RouteDefinition {
-  return { id: `control.${id}`, method, path: `${CONTROL_PREFIX}${path}`, origin: 'base', summary, control: true, resolve, ...extra }
+export function mounted(route: ControlRoute, hosts: ReadonlySet<string>): RouteDefinition {
+  const { id, path, resolve, ...rest } = route
+  return {
+    ...rest,
+    id: `control.${id}`,
+    path: `${CONTROL_PREFIX}${path}`,
+    origin: 'base',
+    control: true,
+    resolve: async (ctx) => {
+      await guard(ctx, hosts)
+      return resolve(ctx)
+    },
+  }
 }
-
-export const noContent = (): Reply => empty(204)

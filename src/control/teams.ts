@@ -9,9 +9,7 @@ import * as z from 'zod'
 import type { EmulatorCore, InlineFixtures, ScenarioActivation } from '../emulator-api.js'
 import { ControlError } from '../kernel/errors.js'
 import { type Reply, json } from '../kernel/reply.js'
-import type { RouteDefinition } from '../kernel/route.js'
-import { readInput } from './body.js'
-import { noContent, controlRoute as route } from './route.js'
+import { type ControlRoute, noContent, readInput, controlRoute as route } from '../kernel/control.js'
 
 /** A team's name: a DNS label (RFC 1123: lower-case letters, digits and inner hyphens, at most 63). */
 export const TEAM_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
@@ -127,7 +125,7 @@ function closing(error: TeamDeletedError | ServerClosingError): Reply {
   return json({ error: error.message }, { status: error.status, headers: { connection: 'close' } })
 }
 
-export function teamsRoutes(emu: EmulatorCore, teams: TeamHost | undefined): RouteDefinition[] {
+export function teamsRoutes(emu: EmulatorCore, teams: TeamHost | undefined): ControlRoute[] {
   const host = (): TeamHost => {
     if (!teams) throw new TeamsUnavailableError()
     return teams

@@ -12,9 +12,11 @@
  * (about a tenth of the CPU a webhook call costs on Node 20).
  */
 import { performance } from 'node:perf_hooks'
+import { aboveZero, oneOf } from './checks.js'
 import { ConfigError } from './errors.js'
 
-export type ClockMode = 'real' | 'manual'
+const CLOCK_MODES = ['real', 'manual'] as const
+export type ClockMode = (typeof CLOCK_MODES)[number]
 
 export interface ClockOptions {
   /** `real` (default) follows the wall clock, scaled by `timeScale`; `manual` moves only on `advance`. */
@@ -104,14 +106,9 @@ export class Clock {
   readonly #waitFor: ClockWait = (deadline, signal, task) => this.#wait(deadline, signal, task)
 
   constructor(options: ClockOptions = {}) {
-    this.mode = options.mode ?? 'real'
-    if (this.mode !== 'real' && this.mode !== 'manual') {
-      throw new ConfigError('clock', `must be "real" or "manual", got "${String(this.mode)}"`)
-    }
-    this.timeScale = options.timeScale ?? 1
-    if (!Number.isFinite(this.timeScale) || this.timeScale <= 0) {
-      throw new ConfigError('timeScale', `must be a number above 0, got ${String(options.timeScale)}`)
-    }
+    this.mode = oneOf('clock.mode', options.mode ?? 'real', CLOCK_MODES)
+    this.timeScale = aboveZero('clock.timeScale', options.timeScale ?? 1)
+    if (this.mode === 'manual' && options.timeScale !== undefined) throw new ConfigError('clock.timeScale', 'applies to the real clock only: drop it, or use {clock.mode=real}')
     this.#start = toEpoch(options.start)
     this.#anchorEmu = this.#start
     this.#anchorReal = performance.now()

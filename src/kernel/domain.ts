@@ -4,10 +4,14 @@
  * `define()` returns a `Domain` record; the kernel only merges these records: routes into the
  * route table, `api` into the emulator object, fixture sections and settings sections into the
  * loaders, scenario targets into the engine, secret fields into the redaction list, `state()`
- * into the dashboard's state, `reset()` into the emulator's reset.
+ * into the dashboard's state, `reset()` into the emulator's reset; its control-plane operations
+ * go to the control plane, which mounts them. A module also declares the command-line flags of
+ * its options (`flags`), from which the command derives its flags, help and variables.
  */
 import type { Clock } from './clock.js'
+import type { ControlPart } from './control.js'
 import type { FixtureSection, Sourced } from './fixtures.js'
+import type { Flag } from './flags.js'
 import type { SeededIds } from './ids.js'
 import type { Logger } from './logger.js'
 import type { Redactor } from './redact.js'
@@ -32,6 +36,15 @@ export interface CredentialInfo {
   id: string
   label: string
   value: string
+  /** How curl presents it on a protected path (`-H 'Authorization: AppKey …'`), where it is that simple. */
+  curl?: string
+}
+
+/** A request worth trying first, made from what a domain loaded (the start-up banner's Try lines). */
+export interface ExampleRequest {
+  readonly url: string
+  /** curl's arguments for it; without them it is a protected path, tried with a credential's (`CredentialInfo.curl`). */
+  readonly curl?: string
 }
 
 /** Reads the records of one fixture section, typed by the section. */
@@ -67,6 +80,10 @@ export interface Domain<Api extends object = object, State extends object = obje
   /** Its part of the emulator's state (what the dashboard shows). */
   state?(): State
   credentials?(): CredentialInfo[]
+  /** Requests worth trying first, from what it loaded (the banner's Try lines). */
+  examples?(): ExampleRequest[]
+  /** Its operations on the control plane (`/__svc-mock/webhooks`) with their documentation; the control plane mounts them. */
+  readonly control?: ControlPart
   /** Back to the fixtures. The synchronous part runs before the scenarios are reset. */
   reset?(): Promise<void>
   /** Finishes what it has in flight (a file being written) before the emulator closes. */
@@ -106,6 +123,8 @@ export interface DomainInputs {
 export interface DomainModule<Name extends string = string, Options extends object = object, Made extends Domain = Domain, Inputs extends DomainInputs = DomainInputs> {
   readonly name: Name
   readonly schemas: DomainSchemas
+  /** The command-line flags of its options, each with its variable, parse and help (`--proxy`, `SVC_MOCK_PROXY`). */
+  readonly flags?: readonly Flag<Options>[]
   define(context: DomainContext<Options>): Made
   /** Never set: carries the domain's input types to the public types (src/domains.ts). */
   readonly inputs?: Inputs

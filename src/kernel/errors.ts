@@ -15,14 +15,46 @@ export abstract class SvcMockError<Code extends string = string> extends Error {
   }
 }
 
-/** An option, flag or environment variable with a value svc-mock cannot use. */
+/** A value of an option as a ConfigError shows it. */
+export type OptionValue = string | number | boolean | null
+
+/** Names another option a problem mentions (`{proxy}`), with the value it suggests for it (`{clock.mode=real}`). */
+export type OptionNamer = (option: string, value: string | undefined) => string
+
+/** `{name}` or `{name=value}` in a problem: another option, named as the reader knows it. */
+const MENTION = /\{([A-Za-z][\w.]*)(?:=([^{}]*))?\}/g
+
+/**
+ * An option with a value svc-mock cannot use. `problem` says what is wrong without naming the
+ * option (`must use http or https`), and mentions other options as `{proxy}`, so the command line
+ * can name them as the flags or variables they came from; `got` is the value refused.
+ */
 export class ConfigError extends SvcMockError<'ERR_CONFIG'> {
   readonly code = 'ERR_CONFIG'
   readonly option: string
-  constructor(option: string, problem: string) {
-    super(`Invalid option ${option}: ${problem}`)
+  readonly problem: string
+  readonly got: OptionValue | undefined
+  /** The allowed value closest to the one refused, when there is a list of them. */
+  readonly near: string | undefined
+  constructor(option: string, problem: string, refused: { got?: OptionValue; near?: string | undefined } = {}) {
+    const error = { problem, got: refused.got, near: refused.near }
+    super(`Invalid option ${option}: ${explained(error, (name, value) => (value === undefined ? name : `${name} ${JSON.stringify(value)}`), undefined)}`)
     this.option = option
+    this.problem = problem
+    this.got = refused.got
+    this.near = refused.near
   }
+
+  /** The problem with the options it mentions named by `name`, and the value refused shown as `shown` (default: as given). */
+  explain(name: OptionNamer, shown?: string): string {
+    return explained(this, name, shown)
+  }
+}
+
+function explained(error: Pick<ConfigError, 'problem' | 'got' | 'near'>, name: OptionNamer, shown: string | undefined): string {
+  const problem = error.problem.replace(MENTION, (_, option: string, value: string | undefined) => name(option, value))
+  const got = error.got === undefined ? '' : `, got ${shown ?? (typeof error.got === 'string' ? JSON.stringify(error.got) : String(error.got))}`
+  return `${problem}${got}${error.near === undefined ? '' : ` (did you mean ${error.near}?)`}`
 }
 
 /** A document that does not match its schema: names the file, the path inside it and the rule. */

@@ -7,7 +7,8 @@
 import { type ClockApi, type JournalApi, type ScenariosApi, clockApi, journalApi, kernelActivation, scenariosApi } from './api.js'
 import { ChangeFeed } from './changes.js'
 import type { Clock } from './clock.js'
-import { type CredentialInfo, type Domain, type DomainModule, type KernelServices, type ScenarioTarget, defineDomains } from './domain.js'
+import type { ControlPart } from './control.js'
+import { type CredentialInfo, type Domain, type ExampleRequest, type DomainModule, type KernelServices, type ScenarioTarget, defineDomains } from './domain.js'
 import { ConfigError, type HttpError } from './errors.js'
 import { type EmulatorEventListener, EventHub, type SubscribeOptions, type WatchedState } from './events.js'
 import { type FixtureDocument, loadSections, recordsOf } from './fixtures.js'
@@ -95,6 +96,8 @@ export interface KernelApi<State extends WatchedState, Targets extends object, U
   health(): { status: 'ok'; version: string }
   routes(): RouteInfo[]
   credentials(): CredentialInfo[]
+  /** Requests worth trying first, as the domains suggest them from what they loaded (the start-up banner's). */
+  examples(): ExampleRequest[]
   /** Back to the fixtures: store, queues, executions, scenarios (the start-up ones stay), clock, journal. */
   reset(): Promise<void>
   close(): Promise<void>
@@ -166,6 +169,11 @@ export class Kernel<Options extends object, Urls extends Addresses> {
   /** The schema of what a scenario's `settings` may hold. */
   settingsSchema(): ReturnType<typeof settingsSchemaOf> {
     return settingsSchemaOf(this.#options.settings)
+  }
+
+  /** The control-plane operations the domains declare, for the control plane to mount. */
+  get controlParts(): readonly ControlPart[] {
+    return this.#domains.flatMap((d) => (d.control ? [d.control] : []))
   }
 
   /** The names scenarios may be aimed at (`webhook`, `client`), as the domains declare them. */
@@ -251,6 +259,7 @@ export class Kernel<Options extends object, Urls extends Addresses> {
       health: () => ({ status: 'ok', version: product.version }),
       routes: () => this.#routes().map(({ definition: { id, method, path, origin, summary } }) => ({ id, method, path, origin, summary })),
       credentials: () => this.#domains.flatMap((d) => d.credentials?.() ?? []),
+      examples: () => this.#domains.flatMap((d) => d.examples?.() ?? []),
       reset: async () => {
         clock.reset()
         this.#journal.clear()

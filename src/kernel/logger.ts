@@ -4,8 +4,10 @@
  * or `silent` (the in-process default). Secrets never reach a log line: a request's line is read
  * from its journal record, its path redacted as the journal's entries are, and shows no header or body.
  */
+import { oneOf } from './checks.js'
 
-export type LogFormat = 'pretty' | 'json' | 'silent'
+export const LOG_FORMATS = ['pretty', 'json', 'silent'] as const
+export type LogFormat = (typeof LOG_FORMATS)[number]
 
 /** What a request's log line shows (a journal entry has these fields too). */
 export interface RequestLine {
@@ -36,7 +38,9 @@ export interface Logger {
 
 export type LogSink = (line: string) => void
 
+/** A logger of that format; an unknown format is a ConfigError naming the option `log`. */
 export function createLogger(format: LogFormat, out: LogSink = stdoutSink, err: LogSink = stderrSink): Logger {
+  oneOf('log', format, LOG_FORMATS)
   if (format === 'silent') {
     return { format, request() {}, info() {}, warn() {}, error() {} }
   }

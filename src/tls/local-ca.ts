@@ -6,13 +6,14 @@
  * with the same CA. A CA made before the local-name constraints (local-names.ts) is replaced
  * when HTTPS or `svc-mock ca` asks for the CA (ca-replace.ts); reading it alone changes nothing.
  */
-import { X509Certificate, createPrivateKey } from 'node:crypto'
+import type { X509Certificate } from 'node:crypto'
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { SvcMockError } from '../kernel/errors.js'
 import { CA_CERT_FILE, CA_DIR_VARIABLE, CA_KEY_FILE, type Environment, caFolder } from './ca-folder.js'
 import { replaceCa } from './ca-replace.js'
 import { constrainedToLocalNames, makeAuthority, type PemPair } from './certificates.js'
+import { PairError, checkedPair } from './pem-pair.js'
 
 export interface LocalCa extends PemPair {
   /** The path of the CA certificate: what clients trust (`REQUESTS_CA_BUNDLE`, `NODE_EXTRA_CA_CERTS`). */
@@ -94,10 +95,10 @@ async function readCa(folder: string, now: Date): Promise<ReadCa | undefined> {
   if (cert === undefined || key === undefined) throw new LocalCaError(folder, `The local CA in ${folder} is incomplete: ${cert === undefined ? CA_CERT_FILE : CA_KEY_FILE} is missing. ${mend}`)
   let parsed: X509Certificate
   try {
-    parsed = new X509Certificate(cert)
-    if (!parsed.checkPrivateKey(createPrivateKey(key))) throw new Error(`${CA_KEY_FILE} is not the key of ${CA_CERT_FILE}`)
+    parsed = checkedPair(cert, key)
   } catch (error) {
-    throw new LocalCaError(folder, `The local CA in ${folder} cannot be read: ${error instanceof Error ? error.message : String(error)}. ${mend}`)
+    const why = !(error instanceof PairError) ? String(error) : error.fault === 'mismatch' ? `${CA_KEY_FILE} is not the key of ${CA_CERT_FILE}` : `${error.fault === 'certificate' ? CA_CERT_FILE : CA_KEY_FILE}: ${error.message}`
+    throw new LocalCaError(folder, `The local CA in ${folder} cannot be read: ${why}. ${mend}`)
   }
   if (new Date(parsed.validTo).getTime() <= now.getTime()) throw new LocalCaError(folder, `The local CA in ${folder} expired on ${new Date(parsed.validTo).toISOString()}. ${mend}`)
   return { ca: { cert, key, certFile, created: false, replaced: false }, constrained: await constrainedToLocalNames(cert) }

@@ -4,11 +4,11 @@
  * host), made at start and signed by the local CA. The server certificate and its key stay in
  * memory; only the CA is kept on disk.
  */
-import { X509Certificate, createPrivateKey } from 'node:crypto'
 import { ConfigError } from '../kernel/errors.js'
 import { makeServerCertificate } from './certificates.js'
 import type { Environment } from './ca-folder.js'
 import { localCa } from './local-ca.js'
+import { PairError, checkedPair } from './pem-pair.js'
 
 /** A certificate of the user's own (PEM text), with its private key. */
 export interface TlsCertificate {
@@ -37,25 +37,24 @@ export function serverNames(host: string, publicUrl: string | undefined): string
 }
 
 /** The certificate and key to serve: the given pair (checked), or one made for `names` and signed by the local CA. */
-export async function serverTls(https: true | TlsCertificate, names: readonly string[], env: Environment = process.env): Promise<ServerTls> {
+export async function serverTls(https: true | Partial<TlsCertificate>, names: readonly string[], env: Environment = process.env): Promise<ServerTls> {
   if (https !== true) return checked(https)
   const ca = await localCa(env)
   const leaf = await makeServerCertificate(ca, names)
   return { ...leaf, caFile: ca.certFile, ...(ca.replaced ? { caReplaced: true } : {}) }
 }
 
-/** The user's pair, refused with a ConfigError that says what is wrong with it. */
-function checked(pair: TlsCertificate): ServerTls {
-  let cert: X509Certificate
+/** The user's pair, refused with a ConfigError naming the half at fault (`https.cert`, `https.key`). */
+function checked(pair: Partial<TlsCertificate>): ServerTls {
+  if (typeof pair.cert !== 'string') throw new ConfigError('https.key', 'needs {https.cert} too (the certificate that goes with the key)')
+  if (typeof pair.key !== 'string') throw new ConfigError('https.cert', "needs {https.key} too (the certificate's private key)")
   try {
-    cert = new X509Certificate(pair.cert)
+    checkedPair(pair.cert, pair.key)
   } catch (error) {
-    throw new ConfigError('https.cert', `is not a PEM certificate (${error instanceof Error ? error.message : String(error)})`)
-  }
-  try {
-    if (!cert.checkPrivateKey(createPrivateKey(pair.key))) throw new Error(`it is not the key of the certificate for ${cert.subject.replace(/\n/g, ', ')}`)
-  } catch (error) {
-    throw new ConfigError('https.key', `is not the certificate's private key in PEM (${error instanceof Error ? error.message : String(error)})`)
+    if (!(error instanceof PairError)) throw error
+    if (error.fault === 'certificate') throw new ConfigError('https.cert', `is not a PEM certificate (${error.message})`)
+    if (error.fault === 'key') throw new ConfigError('https.key', `is not an unencrypted PEM private key (${error.message})`)
+    throw new ConfigError('https.key', `is not the private key of the certificate in {https.cert} (${error.message})`)
   }
   return { cert: pair.cert, key: pair.key }
 }

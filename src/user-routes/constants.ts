@@ -1,6 +1,7 @@
 /**
  * The user-routes domain's limits and defaults, in one place.
  */
+import { CONTROL_PREFIX } from '../kernel/control.js'
 
 /** The id of the fallback route that forwards to the user's real team (the journal's `route`). */
 export const PROXIED_ROUTE = 'proxied'
@@ -11,15 +12,17 @@ export const RESERVED_IDS: readonly string[] = ['unmatched', PROXIED_ROUTE]
 /**
  * The control plane's prefix: the kernel matches the control routes first there and never hands a
  * path under it to another route, so a route of the user's written under it could never answer
- * and is refused. A test keeps it equal to src/control/route.ts's `CONTROL_PREFIX`.
+ * and is refused.
  */
-export const RESERVED_PREFIX = '/__svc-mock'
+export const RESERVED_PREFIX = CONTROL_PREFIX
 
 /** A resource's records are keyed by this field unless it names another. */
 export const DEFAULT_ID_FIELD = 'id'
 
 /** How long the proxy waits for the upstream's answer to begin, in emulator milliseconds, unless `proxyTimeoutMs` says. */
 export const DEFAULT_PROXY_TIMEOUT_MS = 30_000
+/** The longest `proxyTimeoutMs` (`--proxy-timeout`) takes: a day. */
+export const MAX_PROXY_TIMEOUT_MS = 24 * 3600 * 1000
 
 /** Largest request body the proxy forwards (it streams; this only bounds a runaway upload). */
 export const PROXY_BODY_LIMIT = 100 * 1024 * 1024

@@ -8,15 +8,14 @@
  */
 import { authDomain } from '../auth/index.js'
 import type { Domain, DomainModule, DomainSchemas, KernelServices } from '../kernel/domain.js'
-import { ConfigError } from '../kernel/errors.js'
 import type { RouteDefinition } from '../kernel/route.js'
-import { DEFAULT_PROXY_TIMEOUT_MS } from './constants.js'
+import { USER_ROUTES_FLAGS, type UserRoutesOptions, proxySettings } from './options.js'
 import { proxyRoute } from './proxy.js'
 import { Recorder } from './recorder.js'
 import { type UserRoutesDomainApi, userRoutesApi } from './api.js'
+import { userRoutesControl } from './control.js'
 import { RouteRegistry } from './registry.js'
 import { resourcesApi } from './resources.js'
-import type { RoutesInput } from './sources.js'
 
 export type { UserRoutesApi, UserRoutesDomainApi } from './api.js'
 export type { Recording } from './recorder.js'
@@ -24,26 +23,12 @@ export type { UserRouteContext, UserRouteResolver } from './context.js'
 export type { ResourceCollection, ResourcesApi } from './resources.js'
 export type { ResourceInput, RouteAuthInput, RoutesDocumentInput, UserRouteInput } from './schema.js'
 export type { RoutesInput } from './sources.js'
+export type { UserRoutesOptions } from './options.js'
 export { RoutesDocumentSchema } from './schema.js'
 export { RouteFileError } from './errors.js'
 export { RecordBodyError, RecordConflictError, RecordNotFoundError, UpstreamError } from './wire.js'
 export { RESERVED_PREFIX } from './constants.js'
 export { userRoutesVerifyProbes } from './verify-probes.js'
-
-/** The run options of the user's routes (`createEmulator()` and the command line). */
-export interface UserRoutesOptions {
-  /** Route files, folders of them, or route documents (in-process, a route may `resolve` instead of `response`). */
-  routes?: RoutesInput | RoutesInput[]
-  /**
-   * Your real team's URL: every request whose path no route serves is forwarded there (the
-   * caller's credential included) and journaled as `proxied`. Never a path svc-mock emulates.
-   */
-  proxy?: string
-  /** With `proxy`: write each proxied exchange as a route file in this folder (made when missing). */
-  record?: string
-  /** How long the proxy waits for the team's answer to begin, in emulator milliseconds (default 30 000): then 504. */
-  proxyTimeoutMs?: number
-}
 
 /**
  * What the user's routes add to the public types: no fixture section, no settings, no scenario
@@ -60,26 +45,16 @@ export const userRoutesSchemas: DomainSchemas = { fixtures: [] }
 
 /** The proxy's fallback route and its recorder, when the options ask for them. */
 function proxyOf(options: UserRoutesOptions, kernel: KernelServices): { route: RouteDefinition; recorder: Recorder | undefined } | undefined {
-  const { proxy, record, proxyTimeoutMs = DEFAULT_PROXY_TIMEOUT_MS } = options
-  if (proxy === undefined) {
-    if (record !== undefined) throw new ConfigError('record', 'records what the proxy forwards: give proxy (--proxy URL) too')
-    return undefined
-  }
-  let upstream: URL
-  try {
-    upstream = new URL(proxy)
-  } catch {
-    throw new ConfigError('proxy', `must be an absolute URL such as https://acme.eu-1.celonis.cloud, got "${proxy}"`)
-  }
-  if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') throw new ConfigError('proxy', `must use http or https, got "${proxy}"`)
-  if (!Number.isInteger(proxyTimeoutMs) || proxyTimeoutMs < 1) throw new ConfigError('proxyTimeoutMs', `must be a whole number of milliseconds >= 1, got ${String(proxyTimeoutMs)}`)
-  const recorder = record === undefined ? undefined : new Recorder(record, kernel)
-  return { route: proxyRoute({ upstream, timeoutMs: proxyTimeoutMs, recorder }), recorder }
+  const proxy = proxySettings(options)
+  if (proxy === undefined) return undefined
+  const recorder = proxy.record === undefined ? undefined : new Recorder(proxy.record, kernel)
+  return { route: proxyRoute({ upstream: proxy.upstream, timeoutMs: proxy.timeoutMs, recorder }), recorder }
 }
 
 export const userRoutesDomain: DomainModule<'userRoutes', UserRoutesOptions, Domain<UserRoutesDomainApi>, UserRoutesInputs> = {
   name: 'userRoutes',
   schemas: userRoutesSchemas,
+  flags: USER_ROUTES_FLAGS,
   define: ({ kernel, options, use }) => {
     const { gate } = use(authDomain)
     const resources = resourcesApi(() => registry.resources)
@@ -87,12 +62,14 @@ export const userRoutesDomain: DomainModule<'userRoutes', UserRoutesOptions, Dom
     const inputs = options.routes === undefined ? [] : Array.isArray(options.routes) ? options.routes : [options.routes]
     const proxy = proxyOf(options, kernel)
     const recorder = proxy?.recorder
+    const api = userRoutesApi(registry, resources, recorder)
     return {
       get routes() {
         return registry.routes
       },
       ...(proxy ? { fallback: proxy.route } : {}),
-      api: userRoutesApi(registry, resources, recorder),
+      api,
+      control: userRoutesControl(api),
       docs: async () => registry.docs(),
       load: () => registry.start(inputs),
       reset: () => {

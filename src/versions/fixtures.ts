@@ -2,11 +2,12 @@
  * The versions domain's fixture sections (`storages`, `elements`, `generate`) and loading them
  * into the element store: each element is rendered into its versions' records, cross-references
  * are checked (a failure names the file and the path), and the generated elements join the store
- * as a baseline that makes each one when it is read.
+ * as a baseline that makes each one when it is read; and the first element's address, to try.
  */
 import type { FixtureRecords } from '../kernel/domain.js'
 import { FixtureError } from '../kernel/errors.js'
 import type { FixtureSection } from '../kernel/fixtures.js'
+import { VERSIONS_PATH } from './constants.js'
 import type { Generation } from './generate.js'
 import { GeneratedElements } from './generated.js'
 import { ElementFixture, type ElementRef, GenerateFixture, StorageFixture, type VersionRecord, storageKey } from './model.js'
@@ -82,4 +83,16 @@ export function fixtureRecords(fixtures: FixtureRecords, options: LoadOptions): 
     return { records, generation: { count: generateFixture.value.elements, storage: target, facet: generateFixture.value.facet, seed: options.seed, users } }
   }
   return { records, generation: undefined }
+}
+
+/** The versions of the fixtures' first element, in its facet's first view: a request worth trying first (none without an element). */
+export function exampleVersionsUrl(fixtures: FixtureRecords, baseUrl: string): string | undefined {
+  const element = fixtures.of(elementsSection)[0]?.value
+  if (element === undefined) return undefined
+  const [collectionId = '', storageId = ''] = element.storage.split('/')
+  const storage = fixtures.of(storagesSection).find((s) => s.value.collectionId === collectionId && s.value.storageId === storageId)?.value
+  const view = storage?.facets.find((f) => f.name === element.facet)?.views[0]
+  if (view === undefined) return undefined
+  const params: Readonly<Record<string, string>> = { collectionId, storageId, facetId: element.facet, viewId: view, elementId: element.id }
+  return `${baseUrl}${VERSIONS_PATH.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''))}`
 }

@@ -10,9 +10,11 @@ import type { Domain, DomainModule, DomainSchemas } from '../kernel/domain.js'
 import { ElementAdmin } from './admin.js'
 import { type VersionsApi, versionsApi } from './api.js'
 import { VERSIONS_PATH } from './constants.js'
-import { elementsSection, generateSection, loadElements, storagesSection } from './fixtures.js'
+import { versionsControl } from './control.js'
+import { elementsSection, exampleVersionsUrl, generateSection, loadElements, storagesSection } from './fixtures.js'
 import { listVersions } from './list.js'
 import type { ElementFixtureInput, GenerateInput, StorageInput } from './model.js'
+import { VERSIONS_FLAGS, type VersionsOptions, versionsBaseSettings } from './options.js'
 import { VersionsSettings } from './settings.js'
 import { ElementStore } from './store.js'
 import { VERSIONS_SCENARIO_ERRORS, renderVersionsError, versionsScenarioError } from './wire.js'
@@ -21,8 +23,7 @@ export type { ElementsApi, StoragesApi, VersionsApi } from './api.js'
 export type { Where } from './admin.js'
 export type { ElementFixtureInput, ElementInput, GenerateInput, StorageFixture, StorageInput, VersionInput } from './model.js'
 export type { ElementSummary } from './summary.js'
-/** The schemas of the element-store operations' inputs (for the control plane's documentation). */
-export { NewElement as ElementInputSchema, StorageFixture as StorageSchema, VersionFixture as VersionInputSchema } from './model.js'
+export type { VersionsOptions } from './options.js'
 export { VersionsError, type OperationResultBody } from './wire.js'
 export { type ElementPlace, MADE_UP_ELEMENT, VERSIONS_VERIFY_PROBES, versionsEquivalent } from './verify-probes.js'
 
@@ -36,14 +37,6 @@ export type VersionsFixtures = {
 
 /** The `versions` section of the settings tree, as options and scenario files give it. */
 export type VersionsSettingsInput = z.input<typeof VersionsSettings>
-
-/** The run options of the versions operation. */
-export interface VersionsOptions {
-  /** Name of the version list in answers: `elements` (default), `values`, or `both`. */
-  versionListKey?: 'elements' | 'values' | 'both'
-  /** OAuth scope the versions operation needs (default: none beyond a valid credential). */
-  versionsScope?: string | null
-}
 
 /** What the versions operation adds to the public types. */
 export interface VersionsInputs {
@@ -60,6 +53,7 @@ export const versionsSchemas: DomainSchemas = {
 export const versionsDomain: DomainModule<'versions', VersionsOptions, Domain<VersionsApi>, VersionsInputs> = {
   name: 'versions',
   schemas: versionsSchemas,
+  flags: VERSIONS_FLAGS,
   define: ({ kernel, address, options, use }) => {
     const { gate } = use(authDomain)
     // Element links (`expandUri`) point at `{base_url}`.
@@ -67,6 +61,8 @@ export const versionsDomain: DomainModule<'versions', VersionsOptions, Domain<Ve
     const store = new ElementStore()
     const newId = (): string => kernel.ids.uuid()
     const admin = new ElementAdmin(store, { baseUrl, newId })
+    const api = versionsApi(admin)
+    let example: string | undefined
     return {
       routes: [
         gated({
@@ -81,10 +77,15 @@ export const versionsDomain: DomainModule<'versions', VersionsOptions, Domain<Ve
           scenarioError: (code, ctx, message) => versionsScenarioError(code, ctx.params.elementId ?? '', message),
         }),
       ],
-      api: versionsApi(admin),
+      api,
+      control: versionsControl(api),
       docs: async () => ({ 'versions.list': (await import('./docs.js')).VERSIONS_DOC }),
-      baseSettings: { listKey: options.versionListKey ?? 'elements', requiredScope: options.versionsScope ?? null },
-      load: (fixtures) => loadElements(store, fixtures, { baseUrl, seed: kernel.seed, newId }),
+      baseSettings: versionsBaseSettings(options),
+      load: (fixtures) => {
+        example = exampleVersionsUrl(fixtures, baseUrl)
+        return loadElements(store, fixtures, { baseUrl, seed: kernel.seed, newId })
+      },
+      examples: () => (example === undefined ? [] : [{ url: example }]),
       reset: async () => store.reset(),
     }
   },

@@ -9,9 +9,10 @@ import { type AccessGate, authDomain, gated } from '../auth/index.js'
 import type { Domain, DomainModule, DomainSchemas, KernelServices, ScenarioTarget } from '../kernel/domain.js'
 import { readSection } from '../kernel/settings.js'
 import { HOOK_PATH, PAYLOAD_LIMIT } from './constants.js'
-import type { Execution, ExecutionPredicate } from './executions.js'
+import { type WebhooksApi, webhooksApi } from './api.js'
+import { webhooksControl } from './control.js'
 import { receive } from './intake.js'
-import { type FlowPatchInput, type WebhookInput, WebhooksSettings } from './model.js'
+import { type WebhookInput, WebhooksSettings } from './model.js'
 import { type WebhookView, WebhookService, webhooksSection } from './service.js'
 import { type WebhookEffect, type WebhooksState, webhookState } from './state.js'
 import { preflight, tooLarge } from './wire.js'
@@ -33,8 +34,7 @@ export type {
   WebhookOptions,
 } from './model.js'
 export type { Execution, ExecutionPredicate } from './executions.js'
-/** The schemas of the webhook operations' inputs and views (for the control plane's documentation). */
-export { DataStructure as DataStructureSchema, FlowConfig as FlowConfigSchema, FlowPatch as FlowPatchSchema, WebhookInput as WebhookInputSchema, WebhookOptions as WebhookOptionsSchema } from './model.js'
+export type { WebhooksApi } from './api.js'
 export type { WebhookView } from './service.js'
 export type { ExecutionSummary, WebhookEffect, WebhookState, WebhooksState } from './state.js'
 export { WEBHOOKS_VERIFY_PROBES, webhooksEquivalent } from './verify-probes.js'
@@ -53,23 +53,6 @@ export type WebhooksSettingsInput = z.input<typeof WebhooksSettings>
 export interface WebhooksTargets {
   /** Only calls to this webhook (its id). */
   webhook?: string
-}
-
-export interface WebhooksApi {
-  readonly webhooks: {
-    list(): WebhookView[]
-    /** NotFoundError (404) for an unknown id. */
-    get(id: string): WebhookView
-    /** Body of `POST /__svc-mock/webhooks`: `{name, dataStructure, learning, secured, options, flow}`. Checked as over HTTP: a bad one throws InvalidInputError (400). */
-    create(input: WebhookInput): Promise<WebhookView>
-    delete(id: string): boolean
-    /** Part of a flow: `{active, queueCapacity, response, outcome, processingMs}`; activating runs the queue in order. */
-    updateFlow(id: string, patch: FlowPatchInput): Promise<WebhookView>
-    /** Every run of the webhook's flow, in the order it ran them (file data as Buffers). */
-    executions(id: string): Execution[]
-    /** The first execution matching, recorded already or still to come; rejects after `timeout` ms of emulator time (default 30 000). */
-    waitForExecution(id: string, predicate?: ExecutionPredicate, options?: { timeout?: number }): Promise<Execution>
-  }
 }
 
 /** What inbound webhooks add to the public types. */
@@ -113,6 +96,7 @@ function defineWebhooks(kernel: KernelServices, webhookUrl: string, gate: Access
     const settings = readSection(scenarios.settingsAt(RECEIVE, target), 'webhooks', WebhooksSettings)
     return { flow: { ...view.flow, ...settings.flow }, gone: settings.gone, scenarios: scenarios.touchingAt(RECEIVE, target) }
   }
+  const api = webhooksApi(service)
   const webhook: ScenarioTarget = {
     name: 'webhook',
     description: 'Only calls to this webhook (its id, the last segment of its address).',
@@ -141,17 +125,8 @@ function defineWebhooks(kernel: KernelServices, webhookUrl: string, gate: Access
         resolve: (ctx) => receive(ctx, { gate, clock, store: service.store, runner: service.runner, onError: (error) => kernel.logger.error('a webhook flow failed', error) }),
       }),
     ],
-    api: {
-      webhooks: {
-        list: () => service.list(),
-        get: (id) => service.get(id),
-        create: (input) => service.create(input),
-        delete: (id) => service.delete(id),
-        updateFlow: (id, patch) => service.updateFlow(id, patch),
-        executions: (id) => service.executionsOf(id),
-        waitForExecution: (id, predicate, options) => service.waitForExecution(id, predicate, options),
-      },
-    },
+    api,
+    control: webhooksControl(api),
     docs: async () => {
       const { OPTIONS_DOC, RECEIVE_DOC } = await import('./docs.js')
       return { 'webhooks.options': OPTIONS_DOC, [RECEIVE]: RECEIVE_DOC }

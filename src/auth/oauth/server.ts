@@ -10,7 +10,7 @@ import type { SeededIds } from '../../kernel/ids.js'
 import { json, type Reply } from '../../kernel/reply.js'
 import type { RequestContext, RouteDefinition } from '../../kernel/route.js'
 import { type SettingsTree, readSection } from '../../kernel/settings.js'
-import { FORM_BODY_LIMIT } from '../constants.js'
+import { FORM_BODY_LIMIT, TOKEN_PATH } from '../constants.js'
 import type { Directory } from '../directory.js'
 import type { AccessGate } from '../gate.js'
 import { AuthSettings, authSettings } from '../settings.js'
@@ -133,7 +133,7 @@ export class OAuthServer {
       {
         id: 'auth.token',
         method: 'POST',
-        path: '/oauth2/token',
+        path: TOKEN_PATH,
         origin: 'auth',
         summary: 'Token endpoint: client_credentials, authorization_code, refresh_token and device_code grants',
         bodyLimit: FORM_BODY_LIMIT,
