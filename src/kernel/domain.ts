@@ -149,7 +149,7 @@ export interface KernelServices {
   readonly baseSettings: () => SettingsTree
   /** Tells watchers (the dashboard) that the state may have moved without a journaled request. */
   readonly changed: () => void
-  /** Every route of every domain defined so far (once the emulator serves: the route table's). */
+  /** Every route of every domain (none while the domains are being defined). */
   readonly routes: () => readonly RouteDefinition[]
   /** A domain's `routes` changed at run time: the route table is built again from every domain's. */
   readonly routesChanged: () => void

@@ -42,7 +42,7 @@ export interface Declaration {
 
 export interface DeclareKit extends AnswerKit {
   readonly gate: AccessGate
-  /** Every route there is now (the built-in ones, the control plane's once it is routed, the user's). */
+  /** Every route there is now (the built-in ones, the control plane's, the user's). */
   readonly taken: () => readonly RouteDefinition[]
   /** Whether a route id is one of the user's (for messages). */
   readonly isUsers: (id: string) => boolean
