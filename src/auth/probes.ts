@@ -12,7 +12,7 @@ import type { Reply } from '../kernel/reply.js'
 import { json } from '../kernel/reply.js'
 import type { RequestContext, RouteDefinition } from '../kernel/route.js'
 import type { Directory, UserRole } from './directory.js'
-import type { AccessGate, Identity } from './gate.js'
+import type { AccessGate, Identity, ProtectedRoute } from './gate.js'
 import type { ClientRegistry } from './oauth/clients.js'
 import type { Permission } from './permissions.js'
 import type { Team } from './team.js'
@@ -80,11 +80,12 @@ export const TEAM_INFO_PATH = '/api/team'
 /** The three probes, each behind the gate: any valid credential. */
 export function probeRoutes(deps: ProbeDeps): RouteDefinition[] {
   const base = { method: 'GET', origin: 'base' } as const
-  return [
-    { ...base, id: 'auth.cloud', path: CLOUD_PATH, summary: "Who am I: the caller as the platform's UserTransport (the Python SDK's first probe)", resolve: (ctx: RequestContext, caller: Identity) => json(userTransport(deps, caller, ctx)) },
-    { ...base, id: 'auth.permissions', path: PERMISSIONS_PATH, summary: "The caller's permissions, a list of {serviceName, permissions}", resolve: (_: RequestContext, caller: Identity) => json(servicePermissions(caller.permissions)) },
+  const probes: ProtectedRoute[] = [
+    { ...base, id: 'auth.cloud', path: CLOUD_PATH, summary: "Who am I: the caller as the platform's UserTransport (the Python SDK's first probe)", resolve: (ctx, caller) => json(userTransport(deps, caller, ctx)) },
+    { ...base, id: 'auth.permissions', path: PERMISSIONS_PATH, summary: "The caller's permissions, a list of {serviceName, permissions}", resolve: (_, caller) => json(servicePermissions(caller.permissions)) },
     { ...base, id: 'auth.teamInfo', path: TEAM_INFO_PATH, summary: "The team as the platform's TeamTransport", resolve: () => teamInfo(deps) },
-  ].map((route) => deps.gate.protect(route))
+  ]
+  return probes.map((route) => deps.gate.protect(route))
 }
 
 /** The host name clients see as the team's domain: the fixture's, else the host of `{base_url}`. */
