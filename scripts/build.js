@@ -1,9 +1,9 @@
 // The build: `tsc` checks the code and writes the type declarations (dist/types/); esbuild bundles
 // the runtime as ES modules, one file per entry point (dist/index.js, server.js, msw.js, vitest.js,
-// the command's cli.js, and json-schemas.js and precompile.js for the scripts) sharing chunks, so a
+// the command's cli.js, and json-schemas.js and defaults.js for the scripts) sharing chunks, so a
 // process that imports several entry points holds one copy of each module. msw and vitest stay
 // outside: they are the consumer's. Source maps carry their sources (src/ is not shipped). Last it
-// writes dist/precompiled.json, the defaults parsed and generated once (src/precompile.ts).
+// writes dist/defaults.json, the default fixtures and built-in scenarios validated once (src/defaults.ts).
 import { execFileSync } from 'node:child_process'
 import { rmSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -21,7 +21,7 @@ await build({
     vitest: 'src/adapters/vitest.ts',
     cli: 'src/cli/index.ts',
     'json-schemas': 'src/json-schemas.ts',
-    precompile: 'src/precompile.ts',
+    defaults: 'src/defaults.ts',
   },
   outdir: 'dist',
   bundle: true,
@@ -39,5 +39,5 @@ await build({
   logLevel: 'warning',
 })
 
-const { writePrecompiled } = await import(new URL('../dist/precompile.js', import.meta.url).href)
-await writePrecompiled()
+const { writeDefaultsSnapshot } = await import(new URL('../dist/defaults.js', import.meta.url).href)
+writeDefaultsSnapshot()

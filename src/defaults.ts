@@ -13,9 +13,7 @@ import { fileURLToPath } from 'node:url'
 import { FIXTURE_SECTIONS, SETTINGS_SECTIONS } from './domains.js'
 import { type FixtureDocument, fixtureDocuments, parseDocument } from './kernel/fixtures.js'
 import { packagePath, packageRoot } from './kernel/package-root.js'
-import { ScenarioCatalogue, type ScenarioDefinition, scenarioFiles } from './kernel/scenarios/catalogue.js'
-import { settingsSchemaOf } from './kernel/settings.js'
-import { firstProblem, parseNaming } from './kernel/validation.js'
+import { type ScenarioCatalogue, type ScenarioDefinition, scenarioCatalogue, scenarioFiles } from './kernel/scenarios/catalogue.js'
 
 export const DEFAULT_FIXTURES_DIR = packagePath('fixtures', 'default')
 export const BUILT_IN_SCENARIOS_DIR = packagePath('scenarios')
@@ -49,11 +47,7 @@ export function addBuiltInScenarios(catalogue: ScenarioCatalogue): void {
 export function writeDefaultsSnapshot(): string {
   const files = fixtureDocuments([DEFAULT_FIXTURES_DIR])
   const documents = files.map((d) => ({ ...parseDocument(d, FIXTURE_SECTIONS), file: relative(packageRoot(), d.file) }))
-  const settings = settingsSchemaOf(SETTINGS_SECTIONS)
-  const catalogue = new ScenarioCatalogue((tree) => {
-    const parsed = parseNaming(settings, tree)
-    return parsed.success ? undefined : firstProblem(parsed.error)
-  })
+  const catalogue = scenarioCatalogue(SETTINGS_SECTIONS)
   catalogue.addDir(BUILT_IN_SCENARIOS_DIR)
   const definitions = catalogue.list().map((d) => ({ ...d, source: relative(packageRoot(), d.source) }))
   const written: Snapshot = {

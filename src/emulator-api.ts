@@ -1,14 +1,13 @@
 /**
  * The emulator's public shape: its options, and the object tests, the control plane and every
  * transport drive (`Emulator`): the kernel's part (clock, scenarios, journal, state, reset, …)
- * merged with each domain's `api`. `emulator.ts` builds it.
+ * merged with each domain's `api`. `emulator.ts` builds it (with `createKernel`).
  */
 import type { DomainApis, DomainFixtures, DomainOptions, DomainSettings, DomainState, DomainTargets } from './domains.js'
 import type { ClockApi, JournalApi, ScenarioSpec, ScenarioSwitch, ScenariosApi } from './kernel/api.js'
 import type { ClockMode, ClockOptions } from './kernel/clock.js'
 import type { CredentialInfo, ExampleRequest } from './kernel/domain.js'
 import type { EmulatorEvent as KernelEvent } from './kernel/events.js'
-import type { JsonObject } from './kernel/json.js'
 import type { KernelApi, KernelState, KernelTransport, RouteInfo } from './kernel/kernel.js'
 import type { LogFormat, Logger } from './kernel/logger.js'
 import type { ScenarioDefinitionInput } from './kernel/scenarios/schema.js'
@@ -102,8 +101,6 @@ export type EmulatorEventListener = (event: EmulatorEvent) => void
 /** The kernel's part of the emulator object; `Custom`: the names of your own scenarios. */
 export interface EmulatorKernelApi<Custom extends string = never> extends Omit<KernelApi<EmulatorState, ScenarioTargets, EmulatorUrls>, 'scenarios'> {
   readonly scenarios: EmulatorScenariosApi<Custom>
-  /** The OpenAPI 3.1 document of every route, generated from the route registry (`GET /__svc-mock/openapi.json`). */
-  openapi(): Promise<JsonObject>
 }
 
 /** The emulator object before a transport is added: what the adapters build on (any scenario name). */

@@ -10,9 +10,7 @@ import { FIXTURE_SECTIONS, SETTINGS_SECTIONS } from './domains.js'
 import type { EmulatorOptions, FixtureInput } from './emulator-api.js'
 import { type FixtureDocument, fixtureDocuments, parseDocument } from './kernel/fixtures.js'
 import type { Flag } from './kernel/flags.js'
-import { ScenarioCatalogue, type ScenarioDefinition } from './kernel/scenarios/catalogue.js'
-import { settingsSchemaOf } from './kernel/settings.js'
-import { firstProblem, parseNaming } from './kernel/validation.js'
+import { type ScenarioDefinition, scenarioCatalogue } from './kernel/scenarios/catalogue.js'
 
 export interface RunInputs {
   /** Every fixture document, validated, in the order they apply (later records replace earlier ones). */
@@ -25,10 +23,7 @@ type InputOptions = Pick<EmulatorOptions, 'fixtures' | 'defaultFixtures' | 'scen
 
 /** Reads and validates the run's fixtures and scenarios; a bad one throws naming its file, path and rule. */
 export function readRunInputs(options: InputOptions): RunInputs {
-  const catalogue = new ScenarioCatalogue((tree) => {
-    const parsed = parseNaming(settingsSchemaOf(SETTINGS_SECTIONS), tree)
-    return parsed.success ? undefined : firstProblem(parsed.error)
-  })
+  const catalogue = scenarioCatalogue(SETTINGS_SECTIONS)
   addBuiltInScenarios(catalogue)
   for (const dir of options.scenarioDirs ?? []) catalogue.addDir(dir)
   for (const definition of options.scenarioDefinitions ?? []) catalogue.add(definition)

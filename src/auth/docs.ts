@@ -187,9 +187,6 @@ export const JWKS_DOC: RouteDoc = {
   responses: { '200': { description: 'The key set.', content: { 'application/json': z.object({ keys: z.array(PublicJwk) }) } } },
 }
 
-/** The gate's 401 on a platform route (and `static-keys-rejected` adds `message`). */
-/** The gate's 403. */
-export const AccessDeniedBody = z.object({ title: z.literal('Access Denied.'), status: z.literal(403), detail: z.string(), errorCode: z.literal('ADMIN_ACCESS_ERROR') })
 export const TEAM_DOC: RouteDoc = {
   description: "The who-am-I probe: any valid credential gets the team. content-cli needs `domain` to make a key profile (it tries Bearer, then AppKey).",
   security: ['bearer', 'appKey'],

@@ -3,8 +3,11 @@
  * (credentials in the URL or body are ignored, as on the platform), resolves an identity with its
  * permissions and scopes, and refuses with the platform's wire format. `Bearer` carries an OAuth
  * access token or a user API key; `AppKey` an application key. Static-key calls are answered with
- * `Deprecation: true`. When the settings set a rate limit, the gate counts every call.
+ * `Deprecation: true`. When the settings set a rate limit, the gate counts every call. A route is
+ * protected in one step, `gate.protect(route, requirement)`: tagged for the gate's scenarios and
+ * checked before its resolver runs, which gets the caller's identity.
  */
+import type { Reply } from '../kernel/reply.js'
 import type { RequestContext, RouteDefinition } from '../kernel/route.js'
 import type { Directory } from './directory.js'
 import { ApiAccessError, MALFORMED_HEADER_TEXT } from './wire.js'
@@ -14,16 +17,12 @@ import { authSettings } from './settings.js'
 
 export { AuthSettings, authSettings } from './settings.js'
 
-/** The tag of every route the gate guards: a scenario selects them all as `@gated`. */
-export const GATED_TAG = 'gated'
-
 /**
- * A route the gate guards, tagged so: the gate scenarios (`static-keys-rejected`, `rate-limited`,
- * `insufficient-permissions`, `tokens-expired`) reach every such route, wherever it is declared.
+ * The tag of every route the gate guards: the gate scenarios (`static-keys-rejected`,
+ * `rate-limited`, `insufficient-permissions`, `tokens-expired`) select them all as `@gated`,
+ * wherever they are declared.
  */
-export function gated<Route extends RouteDefinition>(route: Route): Route {
-  return { ...route, tags: [...(route.tags ?? []), GATED_TAG] }
-}
+const GATED_TAG = 'gated'
 
 export type IdentityKind = 'user-api-key' | 'app-key' | 'client' | 'user'
 
@@ -41,10 +40,21 @@ export interface Identity {
 }
 
 export interface AccessRequirement {
-  /** The OAuth scope the route needs, or null/undefined for none beyond a valid credential. */
-  scope?: string | null
+  /** The OAuth scopes the route needs, every one (static keys are not bound by scopes). */
+  readonly scopes?: readonly string[]
   /** The platform permission the route needs. */
-  permission?: Permission
+  readonly permission?: Permission
+}
+
+/** What a route needs of each request: a valid credential (`{}`), or more; or read from the request. */
+export type Requirement = AccessRequirement | ((ctx: RequestContext) => AccessRequirement)
+
+/** What a route needs of a request that may need nothing: `'none'` lets it through without a credential. */
+export type ConditionalRequirement = (ctx: RequestContext) => AccessRequirement | 'none'
+
+/** A route whose resolver is handed the caller's identity (`undefined` where a conditional requirement said `'none'`). */
+export interface ProtectedRoute<Caller extends Identity | undefined = Identity> extends Omit<RouteDefinition, 'resolve'> {
+  resolve(ctx: RequestContext, caller: Caller): Promise<Reply> | Reply
 }
 
 /**
@@ -71,16 +81,34 @@ export class AccessGate {
   }
 
   /**
+   * The route behind the gate: tagged `gated`, so the gate's scenarios reach it, and checked
+   * before its resolver runs, which gets the caller's identity. A refusal is thrown, so the
+   * route's `renderError` renders it in its wire format.
+   */
+  protect(route: ProtectedRoute, requirement?: Requirement): RouteDefinition
+  protect(route: ProtectedRoute<Identity | undefined>, requirement: ConditionalRequirement): RouteDefinition
+  protect(route: ProtectedRoute<Identity | undefined>, requirement: Requirement | ConditionalRequirement = {}): RouteDefinition {
+    return {
+      ...route,
+      tags: [...(route.tags ?? []), GATED_TAG],
+      resolve: async (ctx) => {
+        const needed = typeof requirement === 'function' ? requirement(ctx) : requirement
+        return route.resolve(ctx, needed === 'none' ? undefined : await this.#check(ctx, needed))
+      },
+    }
+  }
+
+  /**
    * Authenticates, counts the call against the rate limit (when one is set) and authorizes; the
    * identity is recorded on the request context. The `insufficient-permissions` setting leaves
    * every identity without permissions, so the real check answers 403.
    */
-  async check(ctx: RequestContext, requirement: AccessRequirement = {}): Promise<Identity> {
-    let identity = await this.authenticate(ctx)
+  async #check(ctx: RequestContext, requirement: AccessRequirement): Promise<Identity> {
+    let identity = await this.#authenticate(ctx)
     const settings = authSettings(ctx)
     if (settings.rateLimit) this.#limiter.check(ctx, `${identity.kind}:${identity.subject}`, settings.rateLimit)
     if (settings.permissions === 'none') identity = { ...identity, permissions: [] }
-    this.authorize(identity, requirement)
+    this.#authorize(identity, requirement)
     return identity
   }
 
@@ -89,7 +117,7 @@ export class AccessGate {
     this.#limiter.reset()
   }
 
-  async authenticate(ctx: RequestContext): Promise<Identity> {
+  async #authenticate(ctx: RequestContext): Promise<Identity> {
     const header = ctx.headers.get('authorization')
     if (header === null || header.trim() === '') {
       throw new ApiAccessError('missing-credential', 'No credential: send "Authorization: Bearer <token>" or "Authorization: AppKey <key>".')
@@ -111,10 +139,12 @@ export class AccessGate {
     return this.#staticKey(ctx, token, 'user')
   }
 
-  authorize(identity: Identity, requirement: AccessRequirement): void {
-    const { scope, permission } = requirement
-    if (scope && identity.scopes !== null && !identity.scopes.includes(scope)) {
-      throw new ApiAccessError('insufficient-scope', `The token lacks the scope "${scope}" this operation needs (it has: ${identity.scopes.join(' ') || 'none'}).`)
+  #authorize(identity: Identity, requirement: AccessRequirement): void {
+    const { scopes = [], permission } = requirement
+    const granted = identity.scopes
+    const missing = granted === null ? undefined : scopes.find((scope) => !granted.includes(scope))
+    if (missing !== undefined) {
+      throw new ApiAccessError('insufficient-scope', `The token lacks the scope "${missing}" this operation needs (it has: ${granted?.join(' ') || 'none'}).`)
     }
     if (permission && !hasPermission(identity.permissions, permission)) {
       throw new ApiAccessError('missing-permission', `${identity.label} lacks the permission ${describePermission(permission)}.`)

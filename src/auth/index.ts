@@ -3,14 +3,14 @@
  * every protected route goes through (Bearer and AppKey credentials, scopes AND permissions, the
  * rate limit), the OAuth 2.0 authorization server (token, authorize, discovery, JWKS), and the
  * platform clients' who-am-I probes (`/api/cloud/team`, and the Python SDK's three). Other
- * domains get the gate from the record `defineAuthDomain()` returns, and the types they need from
- * here.
+ * domains get the gate from the record `use(authDomain)` returns (`gate.protect(route,
+ * requirement)`), and the types they need from here.
  */
 import type { CredentialInfo, Domain, DomainModule, DomainSchemas, KernelServices, ScenarioTarget } from '../kernel/domain.js'
 import { type AuthApi, type AuthState, apiKeysApi, credentials, tokenExamples, usersApi } from './api.js'
 import type { z } from 'zod'
 import { type ApiKeyFixture, Directory, type UserInput, apiKeysSection, usersSection } from './directory.js'
-import { AccessGate, gated } from './gate.js'
+import { AccessGate } from './gate.js'
 import { oauthApi } from './oauth/api.js'
 import { clientState } from './client-state.js'
 import { authControl } from './control.js'
@@ -30,8 +30,7 @@ export type { OAuthClientFixture, OAuthClientInput } from './oauth/clients.js'
 export type { SigningKeyInput } from './oauth/keys.js'
 export type { ScopeName } from './oauth/scopes.js'
 export type { TeamInput } from './team.js'
-export type { AccessGate, AccessRequirement, Identity } from './gate.js'
-export { GATED_TAG, gated } from './gate.js'
+export type { AccessGate, AccessRequirement, ConditionalRequirement, Identity, ProtectedRoute } from './gate.js'
 export type { CreatedClient, DeviceCodesApi, IssueTokenInput, OAuthApi, OAuthClientsApi, OAuthConsentsApi } from './oauth/api.js'
 export type { DeviceCodeInfo } from './oauth/device-codes.js'
 export type { ClientInfo } from './oauth/clients.js'
@@ -115,15 +114,15 @@ function defineAuth(kernel: KernelServices, urls: { auth: string; base: string }
     gate,
     routes: [
       ...server.routes(),
-      gated({
+      gate.protect({
         id: 'auth.team',
         method: 'GET',
         path: TEAM_PATH,
         origin: 'base',
         summary: "Who am I: the team of any valid credential (the platform CLI's key-profile probe)",
-        resolve: (ctx) => whoAmI(ctx, gate, team, urls.base),
+        resolve: () => whoAmI(team, urls.base),
       }),
-      ...probeRoutes({ gate, directory, clients: server.clients, team: () => team, baseUrl: urls.base }).map(gated),
+      ...probeRoutes({ gate, directory, clients: server.clients, team: () => team, baseUrl: urls.base }),
     ],
     api,
     control: authControl(api),

@@ -12,7 +12,7 @@ import type { Reply } from '../kernel/reply.js'
 import { json } from '../kernel/reply.js'
 import type { RequestContext, RouteDefinition } from '../kernel/route.js'
 import type { Directory, UserRole } from './directory.js'
-import type { AccessGate, Identity } from './gate.js'
+import type { AccessGate, Identity, ProtectedRoute } from './gate.js'
 import type { ClientRegistry } from './oauth/clients.js'
 import type { Permission } from './permissions.js'
 import type { Team } from './team.js'
@@ -77,13 +77,15 @@ export const CLOUD_PATH = '/api/cloud'
 export const PERMISSIONS_PATH = '/api/cloud/permissions'
 export const TEAM_INFO_PATH = '/api/team'
 
+/** The three probes, each behind the gate: any valid credential. */
 export function probeRoutes(deps: ProbeDeps): RouteDefinition[] {
   const base = { method: 'GET', origin: 'base' } as const
-  return [
-    { ...base, id: 'auth.cloud', path: CLOUD_PATH, summary: "Who am I: the caller as the platform's UserTransport (the Python SDK's first probe)", resolve: async (ctx) => json(userTransport(deps, await deps.gate.check(ctx), ctx)) },
-    { ...base, id: 'auth.permissions', path: PERMISSIONS_PATH, summary: "The caller's permissions, a list of {serviceName, permissions}", resolve: async (ctx) => json(servicePermissions((await deps.gate.check(ctx)).permissions)) },
-    { ...base, id: 'auth.teamInfo', path: TEAM_INFO_PATH, summary: "The team as the platform's TeamTransport", resolve: (ctx) => teamInfo(deps, ctx) },
+  const probes: ProtectedRoute[] = [
+    { ...base, id: 'auth.cloud', path: CLOUD_PATH, summary: "Who am I: the caller as the platform's UserTransport (the Python SDK's first probe)", resolve: (ctx, caller) => json(userTransport(deps, caller, ctx)) },
+    { ...base, id: 'auth.permissions', path: PERMISSIONS_PATH, summary: "The caller's permissions, a list of {serviceName, permissions}", resolve: (_, caller) => json(servicePermissions(caller.permissions)) },
+    { ...base, id: 'auth.teamInfo', path: TEAM_INFO_PATH, summary: "The team as the platform's TeamTransport", resolve: () => teamInfo(deps) },
   ]
+  return probes.map((route) => deps.gate.protect(route))
 }
 
 /** The host name clients see as the team's domain: the fixture's, else the host of `{base_url}`. */
@@ -141,8 +143,7 @@ export function servicePermissions(permissions: readonly Permission[]): ServiceP
   return [...byService].map(([serviceName, actions]) => ({ serviceName, permissions: actions }))
 }
 
-async function teamInfo(deps: ProbeDeps, ctx: RequestContext): Promise<Reply> {
-  await deps.gate.check(ctx)
+function teamInfo(deps: ProbeDeps): Reply {
   const team = deps.team()
   const body: TeamTransport = {
     id: team.id,

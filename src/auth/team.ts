@@ -7,8 +7,6 @@
 import * as z from 'zod'
 import type { FixtureSection } from '../kernel/fixtures.js'
 import type { Reply } from '../kernel/reply.js'
-import type { RequestContext } from '../kernel/route.js'
-import type { AccessGate } from './gate.js'
 import { teamBody } from './wire.js'
 
 export const Team = z.strictObject({
@@ -24,7 +22,7 @@ export const teamSection: FixtureSection<Team> = { name: 'team', schema: Team }
 
 export const TEAM_PATH = '/api/cloud/team'
 
-export async function whoAmI(ctx: RequestContext, gate: AccessGate, team: Team, baseUrl: string): Promise<Reply> {
-  await gate.check(ctx)
+/** The answer to a caller the gate let through. */
+export function whoAmI(team: Team, baseUrl: string): Reply {
   return teamBody({ id: team.id, name: team.name, domain: team.domain ?? new URL(baseUrl).hostname })
 }

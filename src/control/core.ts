@@ -32,17 +32,18 @@ export function scenarioOnBody(targetNames: readonly string[]): z.ZodType<Record
   return schema
 }
 
-export function coreRoutes(emu: EmulatorCore, targetNames: readonly string[]): ControlRoute[] {
+/** `emu`: the emulator the control plane steers (whole once every domain is defined). */
+export function coreRoutes(emu: () => EmulatorCore, targetNames: readonly string[]): ControlRoute[] {
   return [
-    route('health', 'GET', '/health', 'Is the emulator up; its version', () => json(emu.health()), { unjournaled: true }),
-    route('routes', 'GET', '/routes', 'Every route the emulator serves', () => json(emu.routes()), { unjournaled: true }),
-    route('openapi', 'GET', '/openapi.json', 'The OpenAPI 3.1 document of every route, this one included', async () => json(await emu.openapi()), { unjournaled: true }),
+    route('health', 'GET', '/health', 'Is the emulator up; its version', () => json(emu().health()), { unjournaled: true }),
+    route('routes', 'GET', '/routes', 'Every route the emulator serves', () => json(emu().routes()), { unjournaled: true }),
+    route('openapi', 'GET', '/openapi.json', 'The OpenAPI 3.1 document of every route, this one included', async () => json(await emu().openapi()), { unjournaled: true }),
     route('reset', 'POST', '/reset', 'Back to the fixtures: store, queues, executions, scenarios, clock, journal', async () => {
-      await emu.reset()
-      return json({ status: 'reset', clock: emu.clock.state() })
+      await emu().reset()
+      return json({ status: 'reset', clock: emu().clock.state() })
     }),
 
-    route('scenarios.list', 'GET', '/scenarios', 'The scenario catalogue, with what is on', () => json(emu.scenarios.list())),
+    route('scenarios.list', 'GET', '/scenarios', 'The scenario catalogue, with what is on', () => json(emu().scenarios.list())),
     route(
       'scenarios.snapshot',
       'GET',
@@ -50,42 +51,42 @@ export function coreRoutes(emu: EmulatorCore, targetNames: readonly string[]): C
       'What is on, as one scenario file to load with --scenarios DIR (?name=)',
       (ctx) => {
         const name = optionalString(ctx.url, 'name')
-        const file = emu.scenarios.snapshot(name === undefined ? {} : { name })
+        const file = emu().scenarios.snapshot(name === undefined ? {} : { name })
         return json(file, { headers: { 'content-disposition': `attachment; filename="${file.name}.json"`, 'cache-control': 'no-store' } })
       },
       { unjournaled: true },
     ),
     route('scenarios.on', 'POST', '/scenarios/:name', 'Switch a scenario on for the run', async (ctx) => {
       const name = ctx.params.name ?? ''
-      requireScenario(emu, name)
+      requireScenario(emu(), name)
       const body = parseBody(scenarioOnBody(targetNames), await readJson(ctx), 'scenario activation')
       try {
-        emu.scenarios.use(name, body)
+        emu().scenarios.use(name, body)
       } catch (error) {
         if (error instanceof ScenarioError) throw new InvalidInputError(`Invalid scenario activation: ${error.path}: ${error.rule}`, error.path)
         throw error
       }
-      return json(listing(emu, name))
+      return json(listing(emu(), name))
     }),
     route('scenarios.off', 'DELETE', '/scenarios/:name', 'Switch a scenario off', (ctx) => {
       const name = ctx.params.name ?? ''
-      requireScenario(emu, name)
-      emu.scenarios.off(name)
-      return json(listing(emu, name))
+      requireScenario(emu(), name)
+      emu().scenarios.off(name)
+      return json(listing(emu(), name))
     }),
 
-    route('clock.get', 'GET', '/clock', 'The emulator clock: now, mode, time scale', () => json(emu.clock.state())),
+    route('clock.get', 'GET', '/clock', 'The emulator clock: now, mode, time scale', () => json(emu().clock.state())),
     route('clock.advance', 'POST', '/clock/advance', 'Move the clock forward; timers that fall due fire in order', async (ctx) => {
       const { ms } = parseBody(AdvanceBody, await readJson(ctx), 'clock advance')
       try {
-        return json(await emu.clock.advance(ms))
+        return json(await emu().clock.advance(ms))
       } catch (error) {
         if (error instanceof ConfigError) throw new InvalidInputError(`Invalid clock advance: ${error.message.replace(/^Invalid option /, '')}`, 'ms')
         throw error
       }
     }),
 
-    route('journal.list', 'GET', '/journal', 'Recorded requests, newest last', (ctx) => json(emu.journal.list(journalFilter(ctx.url))), { unjournaled: true }),
+    route('journal.list', 'GET', '/journal', 'Recorded requests, newest last', (ctx) => json(emu().journal.list(journalFilter(ctx.url))), { unjournaled: true }),
     // Not journaled itself, so a cleared journal is empty.
     route(
       'journal.clear',
@@ -93,7 +94,7 @@ export function coreRoutes(emu: EmulatorCore, targetNames: readonly string[]): C
       '/journal',
       'Empty the journal (sequence numbers keep counting)',
       () => {
-        emu.journal.clear()
+        emu().journal.clear()
         return noContent()
       },
       { unjournaled: true },
@@ -104,8 +105,8 @@ export function coreRoutes(emu: EmulatorCore, targetNames: readonly string[]): C
       '/journal.har',
       'The journal as an HTTP Archive (HAR 1.2), redacted as the journal is',
       (ctx) => {
-        const har = emu.journal.har(journalFilter(ctx.url))
-        const stamp = emu.clock.now().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')
+        const har = emu().journal.har(journalFilter(ctx.url))
+        const stamp = emu().clock.now().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')
         return json(har, { headers: { 'content-disposition': `attachment; filename="svc-mock-${stamp}.har"`, 'cache-control': 'no-store' } })
       },
       { unjournaled: true },
@@ -117,7 +118,7 @@ export function coreRoutes(emu: EmulatorCore, targetNames: readonly string[]): C
       'Answers when a matching request arrives, or 408 at the timeout',
       async (ctx) => {
         const timeoutMs = optionalInt(ctx.url, 'timeoutMs') ?? DEFAULT_WAIT_MS
-        const entry = await emu.journal.wait(journalFilter(ctx.url), { timeoutMs, signal: ctx.signal })
+        const entry = await emu().journal.wait(journalFilter(ctx.url), { timeoutMs, signal: ctx.signal })
         if (entry) return json(entry)
         return json({ error: `No matching request arrived within ${timeoutMs} ms of emulator time.` }, { status: 408 })
       },

@@ -18,14 +18,15 @@ const KEEP_ALIVE_MS = 15_000
 /** How long a browser's EventSource waits before it reconnects. */
 const RETRY_MS = 1000
 
-export function eventRoutes(emu: EmulatorCore): ControlRoute[] {
+/** `emu`: the emulator the control plane steers (whole once every domain is defined). */
+export function eventRoutes(emu: () => EmulatorCore): ControlRoute[] {
   return [
     route(
       'state',
       'GET',
       '/state',
       'Everything the dashboard shows: clock, scenarios, webhooks, OAuth clients, users and consents',
-      () => json(emu.state(), { headers: { 'cache-control': 'no-store' } }),
+      () => json(emu().state(), { headers: { 'cache-control': 'no-store' } }),
       { unjournaled: true },
     ),
     route(
@@ -33,7 +34,7 @@ export function eventRoutes(emu: EmulatorCore): ControlRoute[] {
       'GET',
       '/events',
       'Live server-sent events: the state when it changes, each new journal entry',
-      (ctx) => eventStream(emu, ctx),
+      (ctx) => eventStream(emu(), ctx),
       { unjournaled: true },
     ),
   ]

@@ -10,7 +10,6 @@
  * `curl -X POST …/__svc-mock/reset` just works: browsers send `Origin` on every cross-origin change,
  * so the origin check already stops other pages.
  */
-import type { EmulatorUrls } from '../emulator-api.js'
 import { ControlError } from '../kernel/errors.js'
 import type { RequestContext } from '../kernel/route.js'
 
@@ -38,8 +37,8 @@ const OTHER_SITES = new Set(['cross-site', 'same-site'])
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
 
 /** The host names the control plane answers to: loopback, and the hosts of the emulator's addresses. */
-export function allowedHosts(urls: EmulatorUrls): Set<string> {
-  return new Set([...LOOPBACK, ...Object.values(urls).map((url) => new URL(url).hostname)])
+export function allowedHosts(origins: readonly string[]): Set<string> {
+  return new Set([...LOOPBACK, ...origins.map((url) => new URL(url).hostname)])
 }
 
 export async function guard(ctx: RequestContext, hosts: ReadonlySet<string>): Promise<void> {

@@ -6,9 +6,8 @@
  * here the same way. It never needs a credential and no scenario ever shapes it; bad bodies
  * answer 400 naming the field.
  */
-import type { EmulatorCore } from '../emulator-api.js'
-import type { ControlPart } from '../kernel/control.js'
-import type { Domain } from '../kernel/domain.js'
+import type { EmulatorCore, EmulatorOptions } from '../emulator-api.js'
+import type { DomainContext, DomainModule } from '../kernel/domain.js'
 import type { RouteDoc } from '../kernel/route.js'
 import { caRoutes } from './ca.js'
 import { coreRoutes } from './core.js'
@@ -22,27 +21,29 @@ export { CONTROL_PREFIX } from '../kernel/control.js'
 export { ForeignOriginError, MisdirectedRequestError, NotJsonError } from './guard.js'
 export { ServerClosingError, TEAM_NAME, TeamBody, TeamDeletedError, TeamPortError, TeamsUnavailableError, TooManyTeamsError, type TeamHost, type TeamInfo, type TeamInput } from './teams.js'
 
-export interface ControlDeps {
-  /** The emulator the control plane drives. */
-  readonly emulator: EmulatorCore
-  /** The scenario targets the domains declare (`webhook`, `client`): a scenario activation may name them. */
-  readonly targetNames: readonly string[]
-  /** The domains' operations, mounted beside the control plane's own. */
-  readonly parts: readonly ControlPart[]
-  /** The server's teams; absent in-process, where the teams routes answer 501. */
-  readonly teams?: TeamHost
-}
-
-export function defineControlDomain(deps: ControlDeps): Domain {
-  const emu = deps.emulator
-  const hosts = allowedHosts(emu.urls)
-  const routes = [...coreRoutes(emu, deps.targetNames), ...deps.parts.flatMap((part) => part.routes), ...teamsRoutes(emu, deps.teams), ...eventRoutes(emu), ...caRoutes(), ...dashboardRoutes()]
-  const own = async (): Promise<Readonly<Record<string, RouteDoc>>> => (await import('./docs.js')).controlDocs(deps.targetNames)
+/**
+ * The control plane, a domain listed after every other: it mounts their control parts beside its
+ * own operations, which steer the emulator they all make up. `teams`: the server's teams; absent
+ * in-process, where the teams routes answer 501.
+ */
+export function controlDomain(teams?: TeamHost): DomainModule<'control', EmulatorOptions> {
   return {
-    routes: routes.map((route) => mounted(route, hosts)),
-    docs: async () => {
-      const documented = await Promise.all([own(), ...deps.parts.map(async (part) => (await part.docs?.()) ?? {})])
-      return Object.fromEntries(documented.flatMap((docs) => Object.entries(docs).map(([id, doc]): [string, RouteDoc] => [`control.${id}`, doc])))
+    name: 'control',
+    schemas: { fixtures: [] },
+    define: ({ address, defined, emulator }: DomainContext<EmulatorOptions, EmulatorCore>) => {
+      const parts = defined.flatMap((d) => (d.control ? [d.control] : []))
+      const targetNames = defined.flatMap((d) => d.targets ?? []).map((t) => t.name)
+      const base = address('base')
+      const hosts = allowedHosts([address('auth'), base, address('webhook')])
+      const routes = [...coreRoutes(emulator, targetNames), ...parts.flatMap((part) => part.routes), ...teamsRoutes(base, teams), ...eventRoutes(emulator), ...caRoutes(), ...dashboardRoutes()]
+      const own = async (): Promise<Readonly<Record<string, RouteDoc>>> => (await import('./docs.js')).controlDocs(targetNames)
+      return {
+        routes: routes.map((route) => mounted(route, hosts)),
+        docs: async () => {
+          const documented = await Promise.all([own(), ...parts.map(async (part) => (await part.docs?.()) ?? {})])
+          return Object.fromEntries(documented.flatMap((docs) => Object.entries(docs).map(([id, doc]): [string, RouteDoc] => [`control.${id}`, doc])))
+        },
+      }
     },
   }
 }

@@ -6,7 +6,7 @@
  * answers 501 saying what to do instead.
  */
 import * as z from 'zod'
-import type { EmulatorCore, InlineFixtures, ScenarioActivation } from '../emulator-api.js'
+import type { InlineFixtures, ScenarioActivation } from '../emulator-api.js'
 import { ControlError } from '../kernel/errors.js'
 import { type Reply, json } from '../kernel/reply.js'
 import { type ControlRoute, noContent, readInput, controlRoute as route } from '../kernel/control.js'
@@ -125,14 +125,15 @@ function closing(error: TeamDeletedError | ServerClosingError): Reply {
   return json({ error: error.message }, { status: error.status, headers: { connection: 'close' } })
 }
 
-export function teamsRoutes(emu: EmulatorCore, teams: TeamHost | undefined): ControlRoute[] {
+/** `base`: this emulator's `{base_url}`, which names the team answering. */
+export function teamsRoutes(base: string, teams: TeamHost | undefined): ControlRoute[] {
   const host = (): TeamHost => {
     if (!teams) throw new TeamsUnavailableError()
     return teams
   }
   return [
     route('teams.list', 'GET', '/teams', "The server's teams, the main one first; `current` is the one answering", () =>
-      json(host().list().map((team) => ({ ...team, current: team.url === emu.urls.base }))),
+      json(host().list().map((team) => ({ ...team, current: team.url === base }))),
     ),
     route('teams.create', 'POST', '/teams', 'Make a team: an isolated emulator on a port of its own {name, fixtures, seed, scenarios, port}', async (ctx) => {
       const hosting = host()

@@ -1,12 +1,9 @@
 /**
  * The shape of a domain module and what the kernel gives it. A domain (`auth`, `versions`,
- * `webhooks`) is a folder with one door, its `index.ts`, exporting one `DomainModule` whose
- * `define()` returns a `Domain` record; the kernel only merges these records: routes into the
- * route table, `api` into the emulator object, fixture sections and settings sections into the
- * loaders, scenario targets into the engine, secret fields into the redaction list, `state()`
- * into the dashboard's state, `reset()` into the emulator's reset; its control-plane operations
- * go to the control plane, which mounts them. A module also declares the command-line flags of
- * its options (`flags`), from which the command derives its flags, help and variables.
+ * `webhooks`, the control plane) is a folder with one door, its `index.ts`, exporting one
+ * `DomainModule` whose `define()` returns a `Domain` record; the kernel only merges these
+ * records, all in one place (assembly.ts). A module also declares the command-line flags of its
+ * options (`flags`), from which the command derives its flags, help and variables.
  */
 import type { Clock } from './clock.js'
 import type { ControlPart } from './control.js'
@@ -95,8 +92,8 @@ export interface Domain<Api extends object = object, State extends object = obje
   docs?(): Promise<Readonly<Record<string, RouteDoc>>>
 }
 
-/** What a domain is made from. */
-export interface DomainContext<Options extends object = object> {
+/** What a domain is made from. `Emulator`: the type of the emulator object, for a domain that steers it. */
+export interface DomainContext<Options extends object = object, Emulator extends object = object> {
   readonly kernel: KernelServices
   /** The origin of one of the emulator's named addresses (the names routes give as `origin`). */
   address(name: string): string
@@ -104,6 +101,16 @@ export interface DomainContext<Options extends object = object> {
   readonly options: Options
   /** Another domain's record, defined first if it is not yet: a domain reaches another only through what that one's index exports. */
   use<Made extends Domain>(module: DomainModule<string, never, Made>): Made
+  /**
+   * The records of the domains defined before this one. The control plane, listed last, mounts
+   * their control parts and names their scenario targets from them.
+   */
+  readonly defined: readonly Domain[]
+  /**
+   * The emulator these domains make up, for a domain that steers it (the control plane). It is
+   * whole once every domain is defined, so call it from a resolver, never from `define()`.
+   */
+  emulator(): Emulator
 }
 
 /** The types a domain adds to the public ones; never a value (`inputs` is only ever a type). */
@@ -130,28 +137,6 @@ export interface DomainModule<Name extends string = string, Options extends obje
   readonly inputs?: Inputs
 }
 
-/**
- * Defines the domains in the order given (a domain another one uses is defined when it is first
- * asked for): each once, with the same kernel services, addresses and options.
- */
-export function defineDomains<Options extends object>(modules: readonly DomainModule<string, Options>[], base: Omit<DomainContext<Options>, 'use'>): Domain[] {
-  const made = new Map<DomainModule<string, never>, Domain>()
-  const defining = new Set<DomainModule<string, never>>()
-  const context: DomainContext<Options> = {
-    ...base,
-    use: <Made extends Domain>(module: DomainModule<string, never, Made>): Made => {
-      const existing = made.get(module)
-      if (existing) return existing as Made
-      if (defining.has(module)) throw new Error(`Domain "${module.name}" uses itself through another domain: the domains' uses must not go round in a circle.`)
-      defining.add(module)
-      const domain = (module as unknown as DomainModule<string, Options, Made>).define(context)
-      made.set(module, domain)
-      return domain
-    },
-  }
-  return modules.map((module) => context.use(module as DomainModule<string, never>))
-}
-
 /** What the kernel gives every domain. */
 export interface KernelServices {
   readonly clock: Clock
@@ -164,7 +149,7 @@ export interface KernelServices {
   readonly baseSettings: () => SettingsTree
   /** Tells watchers (the dashboard) that the state may have moved without a journaled request. */
   readonly changed: () => void
-  /** Every route of every domain defined so far (once the emulator serves: the route table's). */
+  /** Every route of every domain (none while the domains are being defined). */
   readonly routes: () => readonly RouteDefinition[]
   /** A domain's `routes` changed at run time: the route table is built again from every domain's. */
   readonly routesChanged: () => void

@@ -115,14 +115,15 @@ export interface RouteDefinition {
    */
   readonly tags?: readonly string[]
   resolve(ctx: RequestContext): Promise<Reply> | Reply
-  /** Renders an error thrown while resolving, in this route's wire format. */
+  /**
+   * Renders an error thrown while resolving, in this route's wire format: a domain's error, the
+   * gate's refusal, a body over `bodyLimit` (`PayloadTooLargeError`). Without it, `error.toReply()`.
+   */
   renderError?(error: HttpError, ctx: RequestContext): Reply
   /** Names of the domain errors a scenario rule may ask this route for. */
   readonly scenarioErrors?: readonly string[]
   /** Renders a domain error named by a scenario rule (`not-found`, `server-error`, …). */
   scenarioError?(code: string, ctx: RequestContext, message: string | undefined): Reply | undefined
-  /** The answer to a body over `bodyLimit`. */
-  tooLarge?(ctx: RequestContext): Reply
 }
 
 /** A route with its path pattern compiled, as the pipeline matches it. */

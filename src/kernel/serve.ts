@@ -185,7 +185,6 @@ export class Pipeline {
   }
 
   #renderError(definition: RouteDefinition, ctx: RequestContext, error: unknown): Reply {
-    if (error instanceof PayloadTooLargeError) return definition.tooLarge?.(ctx) ?? error.toReply()
     if (error instanceof HttpError) return definition.renderError?.(error, ctx) ?? error.toReply()
     if (ctx.signal.aborted) return text('Client Closed Request', { status: 499 })
     this.#services.logger.error(`route ${definition.id} threw while answering ${ctx.method} ${ctx.url.pathname}`, error)

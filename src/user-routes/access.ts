@@ -5,29 +5,19 @@
  * `"none"` makes a public route. Static keys, tokens of every grant, expiry and the gate's
  * settings (rate limit, rejected static keys, no permissions) apply as they do everywhere.
  */
-import { type AccessGate, type Identity, type Permission, gated } from '../auth/index.js'
-import type { RequestContext, RouteDefinition } from '../kernel/route.js'
+import type { AccessGate, Identity, Permission, ProtectedRoute } from '../auth/index.js'
+import type { RouteDefinition } from '../kernel/route.js'
 
 /** What a route or resource declares as its `auth`, as it was parsed. */
 export type Access = 'none' | { readonly scopes?: readonly string[] | undefined; readonly permission?: Permission | undefined }
 
-/** Checks the caller; undefined for a public route. */
-export type AccessCheck = (ctx: RequestContext) => Promise<Identity | undefined>
-
-export function accessCheck(gate: AccessGate, access: Access | undefined): AccessCheck {
-  if (access === 'none') return async () => undefined
-  const [first, ...more] = access?.scopes ?? []
-  const requirement = { scope: first ?? null, ...(access?.permission ? { permission: access.permission } : {}) }
-  return async (ctx) => {
-    const identity = await gate.check(ctx, requirement)
-    for (const scope of more) gate.authorize(identity, { scope })
-    return identity
-  }
-}
-
-/** The route, tagged as the gate's unless it is public: the gate's scenarios then reach it, as every gated route. */
-export function guarded(route: RouteDefinition, access: Access | undefined): RouteDefinition {
-  return access === 'none' ? route : gated(route)
+/**
+ * The route behind the gate as its access says (tagged, so the gate's scenarios reach it, and
+ * checked before it answers), or public with `"none"`, where its resolver gets no identity.
+ */
+export function withAccess(gate: AccessGate, access: Access | undefined, route: ProtectedRoute<Identity | undefined>): RouteDefinition {
+  if (access === 'none') return { ...route, resolve: (ctx) => route.resolve(ctx, undefined) }
+  return gate.protect(route, { scopes: access?.scopes ?? [], ...(access?.permission ? { permission: access.permission } : {}) })
 }
 
 /** The OpenAPI security of a route with this access. */

@@ -13,7 +13,7 @@ import type { AccessGate } from '../auth/index.js'
 import type { JsonObject, JsonValue } from '../kernel/json.js'
 import { NESTING_RULE, nestsDeeperThan } from '../kernel/nesting.js'
 import type { RouteDefinition, RouteDoc } from '../kernel/route.js'
-import { type Access, accessCheck, guarded } from './access.js'
+import { type Access, withAccess } from './access.js'
 import { type AnswerKit, type CompiledResponse, bodyOf, resolveWith, respond } from './answer.js'
 import { DEFAULT_ID_FIELD, RESERVED_IDS, RESERVED_PREFIX } from './constants.js'
 import { userRouteDoc } from './docs.js'
@@ -42,7 +42,7 @@ export interface Declaration {
 
 export interface DeclareKit extends AnswerKit {
   readonly gate: AccessGate
-  /** Every route there is now (the built-in ones, the control plane's once it is routed, the user's). */
+  /** Every route there is now (the built-in ones, the control plane's, the user's). */
   readonly taken: () => readonly RouteDefinition[]
   /** Whether a route id is one of the user's (for messages). */
   readonly isUsers: (id: string) => boolean
@@ -86,7 +86,7 @@ export function declare(source: RoutesSource, kit: DeclareKit): Declaration {
     if (names.has(declaration.name)) throw problem('name', `a resource named "${declaration.name}" exists already`)
     names.add(declaration.name)
     const { resource, records, access } = resourceOf(declaration, kit, problem)
-    for (const { operation, definition, doc } of resourceRoutes(resource, declaration.address ?? 'base', accessCheck(kit.gate, access), access)) {
+    for (const { operation, definition, doc } of resourceRoutes(resource, declaration.address ?? 'base', kit.gate, access)) {
       const entry = { definition, doc, resource: declaration.name }
       placed.take(entry, (field, rule) => problem(field, `its ${operation} route ${definition.id} (${definition.method} ${templateOf(definition.path)}): ${rule}`), 'path')
       routes.push(entry)
@@ -138,7 +138,6 @@ class Places {
 
 function userRoute(route: UserRoute, template: { pattern: string; params: readonly string[] }, source: RoutesSource, kit: DeclareKit, problem: Problem): UserRouteEntry {
   const access: Access | undefined = route.auth
-  const check = accessCheck(kit.gate, access)
   const base = {
     id: route.id,
     method: route.method,
@@ -149,14 +148,14 @@ function userRoute(route: UserRoute, template: { pattern: string; params: readon
   const { resolve: resolver } = route
   if (resolver) {
     return {
-      definition: guarded({ ...base, resolve: async (ctx) => resolveWith(resolver, route.id, ctx, await check(ctx), kit) }, access),
+      definition: withAccess(kit.gate, access, { ...base, resolve: (ctx, caller) => resolveWith(resolver, route.id, ctx, caller, kit) }),
       doc: once(() => userRouteDoc({ source: source.name, params: template.params, access })),
     }
   }
   const scope: PlaceholderScope = { params: template.params, identity: access !== 'none' }
   const compiled = compileResponse(route.response ?? {}, scope, source, problem)
   return {
-    definition: guarded({ ...base, resolve: async (ctx) => respond(compiled.response, ctx, await check(ctx), kit) }, access),
+    definition: withAccess(kit.gate, access, { ...base, resolve: (ctx, caller) => respond(compiled.response, ctx, caller, kit) }),
     doc: once(() => userRouteDoc({ source: source.name, params: template.params, access, answer: compiled.example })),
   }
 }

@@ -6,11 +6,12 @@
  * resource's `auth` says.
  */
 import * as z from 'zod'
+import type { AccessGate } from '../auth/index.js'
 import type { JsonObject } from '../kernel/json.js'
 import { NESTING_RULE, nestsDeeperThan } from '../kernel/nesting.js'
 import { type Reply, empty, json } from '../kernel/reply.js'
 import type { RequestContext, RouteDefinition, RouteDoc } from '../kernel/route.js'
-import { type Access, type AccessCheck, guarded, securityOf } from './access.js'
+import { type Access, securityOf, withAccess } from './access.js'
 import { ACCESS_RESPONSES, PlatformErrorSchema, USER_ROUTES_TAG } from './docs.js'
 import type { Resource } from './resources.js'
 import { RecordBodyError, RecordNotFoundError } from './wire.js'
@@ -24,25 +25,12 @@ export interface ResourceRoute {
   readonly doc: () => RouteDoc
 }
 
-/** The resource's routes on `origin`, each checking access with `check`. */
-export function resourceRoutes(resource: Resource, origin: string, check: AccessCheck, access: Access | undefined): ResourceRoute[] {
+/** The resource's routes on `origin`, each behind the gate as `access` says. */
+export function resourceRoutes(resource: Resource, origin: string, gate: AccessGate, access: Access | undefined): ResourceRoute[] {
   const { name, path, idField } = resource
   const item = `${path}/:id`
   const route = (operation: ResourceOperation, method: RouteDefinition['method'], at: string, summary: string, answer: (ctx: RequestContext) => Promise<Reply> | Reply): RouteDefinition =>
-    guarded(
-      {
-        id: `${name}.${operation}`,
-        method,
-        path: at,
-        origin,
-        summary,
-        resolve: async (ctx) => {
-          await check(ctx)
-          return await answer(ctx)
-        },
-      },
-      access,
-    )
+    withAccess(gate, access, { id: `${name}.${operation}`, method, path: at, origin, summary, resolve: answer })
   const record = (ctx: RequestContext): JsonObject => {
     const id = ctx.params.id ?? ''
     const found = resource.get(id)

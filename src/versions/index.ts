@@ -5,14 +5,14 @@
  * `emu.elements` and `emu.storages`.
  */
 import type { z } from 'zod'
-import { authDomain, gated } from '../auth/index.js'
+import { authDomain } from '../auth/index.js'
 import type { Domain, DomainModule, DomainSchemas } from '../kernel/domain.js'
 import { ElementAdmin } from './admin.js'
 import { type VersionsApi, versionsApi } from './api.js'
 import { VERSIONS_PATH } from './constants.js'
 import { versionsControl } from './control.js'
 import { elementsSection, exampleVersionsUrl, generateSection, loadElements, storagesSection } from './fixtures.js'
-import { listVersions } from './list.js'
+import { listRequirement, listVersions } from './list.js'
 import type { ElementFixtureInput, GenerateInput, StorageInput } from './model.js'
 import { VERSIONS_FLAGS, type VersionsOptions, versionsBaseSettings } from './options.js'
 import { VersionsSettings } from './settings.js'
@@ -65,17 +65,20 @@ export const versionsDomain: DomainModule<'versions', VersionsOptions, Domain<Ve
     let example: string | undefined
     return {
       routes: [
-        gated({
-          id: 'versions.list',
-          method: 'GET',
-          path: VERSIONS_PATH,
-          origin: 'base',
-          summary: 'List the versions of an element of a facet view (api-version 4.0)',
-          resolve: (ctx) => listVersions(ctx, gate, store),
-          renderError: (error) => renderVersionsError(error),
-          scenarioErrors: VERSIONS_SCENARIO_ERRORS,
-          scenarioError: (code, ctx, message) => versionsScenarioError(code, ctx.params.elementId ?? '', message),
-        }),
+        gate.protect(
+          {
+            id: 'versions.list',
+            method: 'GET',
+            path: VERSIONS_PATH,
+            origin: 'base',
+            summary: 'List the versions of an element of a facet view (api-version 4.0)',
+            resolve: (ctx) => listVersions(ctx, store),
+            renderError: (error) => renderVersionsError(error),
+            scenarioErrors: VERSIONS_SCENARIO_ERRORS,
+            scenarioError: (code, ctx, message) => versionsScenarioError(code, ctx.params.elementId ?? '', message),
+          },
+          listRequirement,
+        ),
       ],
       api,
       control: versionsControl(api),

@@ -6,7 +6,7 @@
  * and the answer: the stored JSON bytes of each version as they are, or parsed and reshaped when
  * `$resources`, `$select` or `$expandRelated` ask for it.
  */
-import { type AccessGate, storageResource } from '../auth/index.js'
+import { type AccessRequirement, storageResource } from '../auth/index.js'
 import type { Reply } from '../kernel/reply.js'
 import type { RequestContext } from '../kernel/route.js'
 import { readSection } from '../kernel/settings.js'
@@ -20,13 +20,17 @@ import { shapeElement } from './shape.js'
 import type { ElementStore } from './store.js'
 import { type ListKey, notFound, versionList, versionListBody, versionListReply } from './wire.js'
 
-export async function listVersions(ctx: RequestContext, gate: AccessGate, store: ElementStore): Promise<Reply> {
+/** What the operation needs of the caller: `read` on the storage, and the scope the settings name. */
+export function listRequirement(ctx: RequestContext): AccessRequirement {
+  const { requiredScope } = readSection(ctx.settings, 'versions', VersionsSettings)
+  const { collectionId = '', storageId = '' } = ctx.params
+  return { scopes: requiredScope === null ? [] : [requiredScope], permission: { action: 'read', resource: storageResource(collectionId, storageId) } }
+}
+
+/** The answer to a caller the gate let through (`listRequirement`). */
+export async function listVersions(ctx: RequestContext, store: ElementStore): Promise<Reply> {
   const { collectionId = '', storageId = '', facetId = '', viewId = '', elementId = '' } = ctx.params
   const settings = readSection(ctx.settings, 'versions', VersionsSettings)
-  await gate.check(ctx, {
-    scope: settings.requiredScope,
-    permission: { action: 'read', resource: storageResource(collectionId, storageId) },
-  })
   checkApiVersion(ctx.headers, ctx.url)
   const query = parseVersionsQuery(ctx.url)
   const storage = store.storage(collectionId, storageId)

@@ -8,7 +8,7 @@
  * the rate-limit headers).
  */
 import { ApiAccessError, RateLimitError } from '../auth/index.js'
-import { HttpError } from '../kernel/errors.js'
+import { HttpError, PayloadTooLargeError } from '../kernel/errors.js'
 import { json, type Reply, reply } from '../kernel/reply.js'
 
 export type OperationResultType = 'Critical' | 'Error' | 'Warning' | 'Success' | 'Unauthorized'
@@ -78,6 +78,8 @@ export const notFound = (message: string): VersionsError => new VersionsError(40
  * does (`Unauthorized`, `Access is denied`, its documented texts), never svc-mock's reason.
  */
 export function renderVersionsError(error: HttpError): Reply {
+  // A body too large for the route is refused before the operation reads anything: the plain 413, not an OperationResult.
+  if (error instanceof PayloadTooLargeError) return error.toReply()
   if (error instanceof RateLimitError) return json(operationResult([error.message]), { status: 429, headers: error.headers() })
   if (error instanceof ApiAccessError) {
     return json(operationResult([error.platformText()], 'Unauthorized'), { status: error.status, headers: error.headers() })

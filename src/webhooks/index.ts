@@ -5,17 +5,17 @@
  * `emu.webhooks`. Secured webhooks authenticate through the access gate of the auth domain.
  */
 import type { z } from 'zod'
-import { type AccessGate, authDomain, gated } from '../auth/index.js'
+import { type AccessGate, authDomain } from '../auth/index.js'
 import type { Domain, DomainModule, DomainSchemas, KernelServices, ScenarioTarget } from '../kernel/domain.js'
 import { readSection } from '../kernel/settings.js'
 import { HOOK_PATH, PAYLOAD_LIMIT } from './constants.js'
 import { type WebhooksApi, webhooksApi } from './api.js'
 import { webhooksControl } from './control.js'
-import { receive } from './intake.js'
+import { callRequirement, receive } from './intake.js'
 import { type WebhookInput, WebhooksSettings } from './model.js'
 import { type WebhookView, WebhookService, webhooksSection } from './service.js'
 import { type WebhookEffect, type WebhooksState, webhookState } from './state.js'
-import { preflight, tooLarge } from './wire.js'
+import { preflight, renderCallError } from './wire.js'
 
 export type {
   Bundle,
@@ -114,16 +114,19 @@ function defineWebhooks(kernel: KernelServices, webhookUrl: string, gate: Access
         resolve: (ctx) => preflight(ctx.headers),
       },
       // Secured webhooks go through the gate (an unsecured one takes no credential and the gate lets it be).
-      gated({
-        id: RECEIVE,
-        method: '*',
-        path: HOOK_PATH,
-        origin: 'webhook',
-        summary: 'A call to a webhook (GET query string; POST, PUT, PATCH, DELETE with form, multipart, JSON or text)',
-        bodyLimit: PAYLOAD_LIMIT,
-        tooLarge: () => tooLarge(),
-        resolve: (ctx) => receive(ctx, { gate, clock, store: service.store, runner: service.runner, onError: (error) => kernel.logger.error('a webhook flow failed', error) }),
-      }),
+      gate.protect(
+        {
+          id: RECEIVE,
+          method: '*',
+          path: HOOK_PATH,
+          origin: 'webhook',
+          summary: 'A call to a webhook (GET query string; POST, PUT, PATCH, DELETE with form, multipart, JSON or text)',
+          bodyLimit: PAYLOAD_LIMIT,
+          renderError: renderCallError,
+          resolve: (ctx, caller) => receive(ctx, caller, { clock, store: service.store, runner: service.runner, onError: (error) => kernel.logger.error('a webhook flow failed', error) }),
+        },
+        callRequirement(service.store),
+      ),
     ],
     api,
     control: webhooksControl(api),

@@ -7,7 +7,7 @@
  * when the flow has a webhook-response step and is active, whatever the run answers, or 500 when
  * it has not answered 40 s (emulator time) after the call arrived.
  */
-import { type AccessGate, ApiAccessError } from '../auth/index.js'
+import type { AccessRequirement, Identity } from '../auth/index.js'
 import type { Clock } from '../kernel/clock.js'
 import type { Reply } from '../kernel/reply.js'
 import type { RequestContext } from '../kernel/route.js'
@@ -21,7 +21,6 @@ import {
   methodNotAllowed,
   respond,
   timedOut,
-  unauthorized,
   validationFailed,
   webhookGone,
 } from './wire.js'
@@ -33,27 +32,42 @@ import { learnStructure, validateBundle } from './structure.js'
 import { parseUrlencoded } from './urlencoded.js'
 
 export interface IntakeDeps {
-  readonly gate: AccessGate
   readonly clock: Clock
   readonly store: WebhookStore
   readonly runner: FlowRunner
   readonly onError: (error: unknown) => void
 }
 
-export async function receive(ctx: RequestContext, deps: IntakeDeps): Promise<Reply> {
-  const method = ctx.method
-  if (!(CALL_METHODS as readonly string[]).includes(method)) throw methodNotAllowed(method)
+/** The webhook a call is addressed to: 405 for a method webhooks do not take, 410 for an address that is gone. */
+function addressed(ctx: RequestContext, store: WebhookStore): { webhook: WebhookRecord; settings: WebhooksSettings } {
+  if (!(CALL_METHODS as readonly string[]).includes(ctx.method)) throw methodNotAllowed(ctx.method)
   const settings = readSection(ctx.settings, 'webhooks', WebhooksSettings)
-  const id = ctx.params.token ?? ''
-  const webhook = settings.gone ? undefined : deps.store.get(id)
+  const webhook = settings.gone ? undefined : store.get(ctx.params.token ?? '')
   if (!webhook) throw webhookGone()
-  if (webhook.secured) await authenticate(ctx, deps.gate)
+  return { webhook, settings }
+}
+
+/**
+ * What a call needs of the gate: any valid credential for a webhook secured for public use (its
+ * rate limit included; no permission), nothing for any other. The method (405) and the address
+ * (410) are refused before a credential is looked at.
+ */
+export function callRequirement(store: WebhookStore): (ctx: RequestContext) => AccessRequirement | 'none' {
+  return (ctx) => (addressed(ctx, store).webhook.secured ? {} : 'none')
+}
+
+/** A call the gate let through (`callRequirement`): `caller` is who called a secured webhook. */
+export async function receive(ctx: RequestContext, caller: Identity | undefined, deps: IntakeDeps): Promise<Reply> {
+  const method = ctx.method
+  const { webhook, settings } = addressed(ctx, deps.store)
+  const id = ctx.params.token ?? ''
+  if (caller) ctx.responseHeaders.set(AUTHENTICATED_HEADER, 'true')
   // A full queue refuses any call, valid or not, before its body is read.
   deps.runner.checkRoom(id, { ...webhook.flow, ...settings.flow })
 
   const payload = await readPayload(ctx, webhook.options.jsonPassThrough)
   const query = parseUrlencoded(ctx.url.search.slice(1), undefined, 'The query string')
-  let bundle = buildBundle({ method, headers: ctx.headers, query, payload, options: webhook.options, authenticated: webhook.secured })
+  let bundle = buildBundle({ method, headers: ctx.headers, query, payload, options: webhook.options, authenticated: caller !== undefined })
   // The journal shows the bundle as the redactor renders it when read (files as their size).
   ctx.journalBody = bundle
 
@@ -109,17 +123,6 @@ function answer(result: RunResult | undefined): Reply {
     case undefined:
       return timedOut()
   }
-}
-
-/** A secured webhook takes any valid credential, through the gate (its rate limit included); no permission is needed. */
-async function authenticate(ctx: RequestContext, gate: AccessGate): Promise<void> {
-  try {
-    await gate.check(ctx)
-  } catch (error) {
-    if (error instanceof ApiAccessError) throw unauthorized(error.message)
-    throw error
-  }
-  ctx.responseHeaders.set(AUTHENTICATED_HEADER, 'true')
 }
 
 /** The webhook's structure with the settings' extra fields (which replace fields of the same name). */

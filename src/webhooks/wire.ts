@@ -5,8 +5,9 @@
  * `Queue is full.`, `Action Flow failed to complete.`), the rest are svc-mock's decisions
  * (docs/assumptions.md, "Webhooks").
  */
+import { ApiAccessError } from '../auth/index.js'
 import { REASON_HEADER } from '../kernel/constants.js'
-import { HttpError } from '../kernel/errors.js'
+import { HttpError, PayloadTooLargeError } from '../kernel/errors.js'
 import { headersOf, type Reply, reply, text } from '../kernel/reply.js'
 import type { ResponseStep } from './model.js'
 
@@ -95,6 +96,13 @@ export function timedOut(): Reply {
 /** 413. Over a socket the server reads the rest of the upload (bounded) before it closes the connection or keeps it (adapters/node-http.ts). */
 export function tooLarge(): Reply {
   return text(TOO_LARGE_TEXT, { status: 413 })
+}
+
+/** A refused call in the gateway's words: the gate's refusal of a secured webhook is its plain 401, a body past the limit its 413. */
+export function renderCallError(error: HttpError): Reply {
+  if (error instanceof ApiAccessError) return unauthorized(error.message).toReply()
+  if (error instanceof PayloadTooLargeError) return tooLarge()
+  return error.toReply()
 }
 
 /** CORS preflight: 200 `ok`. */

@@ -8,12 +8,12 @@ import { describe, expect, it } from 'vitest'
 import { Clock } from '../../src/kernel/clock.js'
 import type { Domain, DomainModule } from '../../src/kernel/domain.js'
 import { Journal } from '../../src/kernel/journal.js'
-import { Kernel } from '../../src/kernel/kernel.js'
+import { type Kernel, type KernelState, createKernel } from '../../src/kernel/kernel.js'
 import { createLogger } from '../../src/kernel/logger.js'
 import { Redactor } from '../../src/kernel/redact.js'
 import { json } from '../../src/kernel/reply.js'
 import type { RouteDefinition } from '../../src/kernel/route.js'
-import { ScenarioCatalogue } from '../../src/kernel/scenarios/catalogue.js'
+import { ScenarioCatalogue, scenarioCatalogue } from '../../src/kernel/scenarios/catalogue.js'
 import { ScenarioEngine } from '../../src/kernel/scenarios/engine.js'
 import { Pipeline } from '../../src/kernel/serve.js'
 
@@ -133,22 +133,23 @@ describe('a domain whose routes change at run time', () => {
     }
   }
 
-  async function kernelWith(domain: ReturnType<typeof growing>): Promise<ReturnType<Kernel<object, { base: string }>['api']>> {
-    const kernel = new Kernel<object, { base: string }>({
+  async function kernelWith(domain: ReturnType<typeof growing>): Promise<Kernel<KernelState, object, { base: string }, object>> {
+    const control: DomainModule<'control'> = { name: 'control', schemas: { fixtures: [] }, define: () => ({ routes: [route('control.health', 'GET', '/__own/health', { control: true })] }) }
+    return await createKernel({
       urls: { base: ORIGIN },
       seed: 1,
       clock: new Clock({ mode: 'manual' }),
       logger: createLogger('silent', () => undefined, () => undefined),
       journalSize: 10,
       product: { name: 'test', version: '0' },
-      domains: [domain.module],
-      settings: [],
+      domains: [domain.module, control],
+      settingsSections: [],
+      options: {},
+      fixtures: [],
+      scenarios: [scenarioCatalogue([]).add({ name: 'slow', description: 'Late answers.', rules: [{ route: '*', delay: 10 }] })],
       routeList: 'GET /routes',
+      document: async () => ({}),
     })
-    await kernel.start({ options: {}, fixtures: [], scenarioDefinitions: [{ name: 'slow', description: 'Late answers.', rules: [{ route: '*', delay: 10 }] }] })
-    const api = kernel.api()
-    kernel.route([{ routes: [route('control.health', 'GET', '/__own/health', { control: true })] }])
-    return api
   }
 
   it('serves a route added after start, lists it, and lets scenarios and journal filters name it', async () => {

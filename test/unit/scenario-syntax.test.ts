@@ -1,6 +1,6 @@
 /** The text form of activations, shared by --scenario, SVC_MOCK_SCENARIOS and the header. */
 import { describe, expect, it } from 'vitest'
-import { formatActivation, parseActivations } from '../../src/kernel/scenarios/syntax.js'
+import { parseActivations } from '../../src/kernel/scenarios/syntax.js'
 
 /** The target names the domains declare. */
 const TARGETS = new Set(['webhook', 'client'])
@@ -39,11 +39,5 @@ describe('parseActivations', () => {
     ['latency:=5', /is not key=value/],
   ])('refuses %s', (text, message) => {
     expect(() => parseActivations(text, 'test', TARGETS)).toThrow(message)
-  })
-
-  it('round-trips through formatActivation', () => {
-    const text = formatActivation('flaky', { params: { rate: 0.5 }, times: 2, targets: { webhook: 'orders' } })
-    expect(text).toBe('flaky:rate=0.5,times=2,webhook=orders')
-    expect(parseActivations(text, 'test', TARGETS)).toEqual([{ name: 'flaky', activation: { params: { rate: '0.5' }, times: 2, targets: { webhook: 'orders' } } }])
   })
 })

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path'
 import { ScenarioError, UnknownScenarioError } from '../errors.js'
 import { NESTING_RULE, nestsDeeperThan } from '../nesting.js'
 import type { RouteDefinition } from '../route.js'
-import { isPlainObject } from '../settings.js'
+import { type SettingsSection, isPlainObject, settingsSchemaOf } from '../settings.js'
 import { firstProblem, parseNaming, type ValidationProblem } from '../validation.js'
 import { checkRoutes } from './route-check.js'
 import { type ParamSpec, type ParamValue, type ScenarioFile, ScenarioFileSchema } from './schema.js'
@@ -20,6 +20,14 @@ export interface ScenarioDefinition extends ScenarioFile {
 
 /** Checks a (partial) settings tree against the domains' settings; returns the first problem. */
 export type SettingsCheck = (settings: Record<string, unknown>) => ValidationProblem | undefined
+
+/** A catalogue whose scenarios' settings are checked against the domains' settings sections: the one way svc-mock makes one. */
+export function scenarioCatalogue(sections: readonly SettingsSection[]): ScenarioCatalogue {
+  return new ScenarioCatalogue((tree) => {
+    const parsed = parseNaming(settingsSchemaOf(sections), tree)
+    return parsed.success ? undefined : firstProblem(parsed.error)
+  })
+}
 
 export class ScenarioCatalogue {
   #byName = new Map<string, ScenarioDefinition>()

@@ -32,7 +32,7 @@ export type ScenarioChangeListener = (event: { name: string; on: boolean; level:
 
 export class ScenarioEngine {
   readonly catalogue: ScenarioCatalogue
-  /** Set by the composition root once the routes and targets are known. */
+  /** Set by the kernel once the domains have given their routes and targets. */
   aims: AimSources | undefined
   #run: ActiveScenario[] = []
   #nextId = 1

@@ -57,12 +57,3 @@ function addSetting(out: ParsedActivation[], pair: string, source: string, targe
     current.activation.params = { ...current.activation.params, [key]: value }
   }
 }
-
-export function formatActivation(name: string, activation: Activation): string {
-  const parts: string[] = []
-  for (const [key, value] of Object.entries(activation.params ?? {})) parts.push(`${key}=${String(value)}`)
-  if (activation.times !== undefined) parts.push(`times=${activation.times}`)
-  for (const [key, value] of Object.entries(activation.targets ?? {})) parts.push(`${key}=${value}`)
-  if (activation.route !== undefined) parts.push(`route=${activation.route}`)
-  return parts.length === 0 ? name : `${name}:${parts.join(',')}`
-}
