@@ -3,19 +3,19 @@
  * thin translations of the in-process emulator's methods of the same names. Its own operations
  * (health, the route list, reset, scenarios, clock, journal, the state and live events, the
  * local CA, the dashboard's files), those each domain declares (`Domain.control`) and the teams'
- * (src/teams/), all mounted here the same way. It never needs a credential and no scenario ever shapes it; bad bodies
- * answer 400 naming the field.
+ * (src/teams/), all mounted here the same way. It never needs a credential and no scenario ever
+ * shapes it; bad bodies answer 400 naming the field.
  */
 import type { EmulatorCore, EmulatorOptions } from '../emulator-api.js'
 import type { DomainContext, DomainModule } from '../kernel/domain.js'
 import type { RouteDoc } from '../kernel/route.js'
+import { type TeamsApi, teamsControl } from '../teams/index.js'
 import { caRoutes } from './ca.js'
 import { coreRoutes } from './core.js'
 import { dashboardRoutes } from './dashboard.js'
 import { eventRoutes } from './events.js'
 import { allowedHosts } from './guard.js'
 import { mounted } from './route.js'
-import { type TeamsApi, teamsControl } from '../teams/index.js'
 
 export { CONTROL_PREFIX } from '../kernel/control.js'
 export { ForeignOriginError, MisdirectedRequestError, NotJsonError } from './guard.js'

@@ -38,7 +38,7 @@ export interface TeamsApi {
 }
 
 /** A team served at `url` (`http://host:port`); `main`: the server's own. */
-export function runningTeam(name: string, url: string, port: number, emulator: Emulator & { readonly seed: number }, main = false): RunningTeam {
+export function runningTeam(name: string, url: string, port: number, emulator: Emulator, main = false): RunningTeam {
   return { name, url, port, main, seed: emulator.seed, dashboard: `${url}/__svc-mock/`, emulator }
 }
 
