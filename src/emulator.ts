@@ -5,12 +5,13 @@
  * handlers, `emu.handle()`, the node:http server) and, on a server, the teams the control plane
  * can make.
  */
-import { CONTROL_PREFIX, type TeamHost, controlDomain } from './control/index.js'
+import { CONTROL_PREFIX, controlDomain } from './control/index.js'
 import { DOMAINS, type DomainApis, SETTINGS_SECTIONS } from './domains.js'
 import type { EmulatorCore, EmulatorOptions, EmulatorState, EmulatorUrls, ScenarioTargets } from './emulator-api.js'
 import { resolveOptions } from './emulator-options.js'
 import { createKernel } from './kernel/kernel.js'
 import { type RunInputs, readRunInputs } from './run-inputs.js'
+import type { TeamsApi } from './teams/index.js'
 import { VERSION } from './version.js'
 
 export { DEFAULT_ORIGIN } from './emulator-options.js'
@@ -22,7 +23,7 @@ export interface EmulatorHost {
   /** The run's fixtures and scenarios, read and checked already (default: read from the options). */
   readonly run?: RunInputs
   /** The server's teams, which the control plane lists, makes and closes (none in-process). */
-  readonly teams?: TeamHost
+  readonly teams?: TeamsApi
 }
 
 /** Builds an emulator without any transport (the adapters add theirs). */

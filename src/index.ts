@@ -10,7 +10,8 @@ import type { AuthorizePageError, AuthorizeRedirectError, ApiAccessError, OAuthE
 import type { MswMissingError } from './adapters/msw-compat.js'
 import type { PortInUseError } from './adapters/server.js'
 import type { LocalCaError } from './tls/index.js'
-import type { ForeignOriginError, MisdirectedRequestError, NotJsonError, ServerClosingError, TeamDeletedError, TeamPortError, TeamsUnavailableError, TooManyTeamsError } from './control/index.js'
+import type { ForeignOriginError, MisdirectedRequestError, NotJsonError } from './control/index.js'
+import type { ServerClosingError, TeamDeletedError, TeamPortError, TeamsUnavailableError, TooManyTeamsError } from './teams/index.js'
 import type { KernelError } from './kernel/errors.js'
 import type { VersionsError } from './versions/index.js'
 import type { ExecutionTimeoutError, WebhookError } from './webhooks/index.js'
@@ -66,7 +67,8 @@ export {
 } from './kernel/errors.js'
 export { PortInUseError } from './adapters/server.js'
 export { LocalCaError } from './tls/index.js'
-export { ForeignOriginError, MisdirectedRequestError, NotJsonError, ServerClosingError, TeamDeletedError, TeamPortError, TeamsUnavailableError, TooManyTeamsError, type TeamInfo } from './control/index.js'
+export { ForeignOriginError, MisdirectedRequestError, NotJsonError } from './control/index.js'
+export { ServerClosingError, TeamDeletedError, TeamPortError, TeamsUnavailableError, TooManyTeamsError, type TeamInfo } from './teams/index.js'
 export {
   ApiAccessError,
   AuthorizePageError,
@@ -96,9 +98,9 @@ export {
   type OAuthConsentsApi,
   type OAuthErrorCode,
   type Permission,
+  type PlatformTeamInput,
   type ScopeName,
   type SigningKeyInput,
-  type TeamInput,
   type TokenAlgorithm,
   type TokenResponse,
   type UserInfo,

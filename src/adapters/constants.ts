@@ -20,11 +20,3 @@ export const DRAIN_LIMIT_MS = 5_000
 
 /** A request (headers and body) not received within this long is answered 408 and closed. */
 export const REQUEST_TIMEOUT_MS = 30_000
-
-/** How many teams a server runs beside its main one, unless `maxTeams` (`--max-teams`) says otherwise. */
-export const DEFAULT_MAX_TEAMS = 1000
-/** The most `maxTeams` may allow. */
-export const MAX_TEAMS_LIMIT = 1_000_000
-
-/** The name the server's own team is listed under. */
-export const MAIN_TEAM = 'main'

@@ -1,12 +1,13 @@
 /**
  * The standalone server's flags: where it listens (`--port`, `--host`, `--public-url`), HTTPS
  * (`--https`, or a certificate of your own with `--tls-cert FILE --tls-key FILE`, read here; the
- * pair is checked where it is served) and its teams (`--teams`, `--max-teams`). Kept apart from
- * server.ts so the command reads them without loading the server.
+ * pair is checked where it is served), and the teams' (`--teams`, `--max-teams`, declared by
+ * src/teams/). Kept apart from server.ts so the command reads them without loading the server.
  */
 import type { Flag } from '../kernel/flags.js'
 import { fileText, numberText } from '../kernel/flags.js'
-import { DEFAULT_HOST, DEFAULT_MAX_TEAMS, DEFAULT_PORT } from './constants.js'
+import { TEAMS_FLAGS } from '../teams/index.js'
+import { DEFAULT_HOST, DEFAULT_PORT } from './constants.js'
 import type { ServerOptions } from './server.js'
 
 export const SERVER_FLAGS: readonly Flag<ServerOptions>[] = [
@@ -24,24 +25,5 @@ export const SERVER_FLAGS: readonly Flag<ServerOptions>[] = [
   },
   { name: 'tls-cert', env: 'SVC_MOCK_TLS_CERT', option: 'https.cert', placeholder: 'FILE', example: 'cert.pem', echo: true, help: 'serve HTTPS with your own certificate (PEM)', parse: fileText },
   { name: 'tls-key', env: 'SVC_MOCK_TLS_KEY', option: 'https.key', placeholder: 'FILE', example: 'key.pem', echo: true, help: 'its private key (PEM, unencrypted)', parse: fileText },
-  {
-    name: 'teams',
-    env: 'SVC_MOCK_TEAMS',
-    option: 'teams',
-    placeholder: 'N',
-    example: '4',
-    help: 'make N isolated teams at start, team-1 … team-N, each on a free port of its own\n(more with POST /__svc-mock/teams; docs/teams.md)',
-    default: '0',
-    parse: numberText,
-  },
-  {
-    name: 'max-teams',
-    env: 'SVC_MOCK_MAX_TEAMS',
-    option: 'maxTeams',
-    placeholder: 'N',
-    example: '10',
-    help: 'how many teams may run beside the main one (one more: 429)',
-    default: String(DEFAULT_MAX_TEAMS),
-    parse: numberText,
-  },
+  ...TEAMS_FLAGS,
 ]

@@ -1,33 +1,32 @@
 /**
  * The standalone server: the emulator behind a node:http server, by default on
  * http://127.0.0.1:4010, one origin for every address; with `https` a node:https server on the
- * same terms, presenting a certificate signed by the user's local CA (or the user's own); and its
- * teams, each an emulator of its own on a port of its own on the same host, served the same way
- * (docs/teams.md). `startServer()` resolves once it listens, with its URL, the emulator (the same
- * object tests use in-process), its teams and `close()`.
+ * same terms, presenting a certificate signed by the user's local CA (or the user's own). Its
+ * teams (src/teams/, docs/teams.md) are made there; this module opens their ports, the one place a
+ * port is opened, so each is served exactly as the main one. `startServer()` resolves once it
+ * listens, with its URL, the emulator (the same object tests use in-process), its teams and `close()`.
  */
 import { type Server, type ServerOptions as HttpServerOptions, createServer } from 'node:http'
 import type { Socket } from 'node:net'
-import { ServerClosingError, TeamPortError } from '../control/index.js'
 import type { Emulator, EmulatorCore, EmulatorOptions } from '../emulator-api.js'
 import { buildEmulator } from '../emulator.js'
 import { wholeNumber } from '../kernel/checks.js'
 import { ConfigError, type HttpError, SvcMockError } from '../kernel/errors.js'
 import { normalizeOrigin } from '../emulator-options.js'
-import { type Logger, createLogger } from '../kernel/logger.js'
-import { readRunInputs, withFixtures } from '../run-inputs.js'
-import { DEFAULT_HOST, DEFAULT_MAX_TEAMS, DEFAULT_PORT, MAIN_TEAM, MAX_TEAMS_LIMIT, REQUEST_TIMEOUT_MS } from './constants.js'
+import { createLogger } from '../kernel/logger.js'
+import { readRunInputs } from '../run-inputs.js'
+import { ServerClosingError, type ServerTeamsOptions, type TeamsApi, serverTeams, teamCounts } from '../teams/index.js'
+import { DEFAULT_HOST, DEFAULT_PORT, REQUEST_TIMEOUT_MS } from './constants.js'
 import { withFetch } from './fetch.js'
 import { clientErrorListener } from './client-error.js'
 import { type RequestListener, connectListener, requestListener } from './node-http.js'
-import { type Launch, TeamRegistry, type TeamsApi, platformTeamRecord } from './teams.js'
 import type { ServerTls, TlsCertificate } from '../tls/index.js'
 
 export { DEFAULT_HOST, DEFAULT_PORT }
-export type { RunningTeam, TeamInfo, TeamInput, TeamsApi } from './teams.js'
+export type { RunningTeam, TeamInfo, TeamOptions, TeamsApi } from '../teams/index.js'
 export type { TlsCertificate } from '../tls/index.js'
 
-export interface ServerOptions<Custom extends string = string> extends Omit<EmulatorOptions<Custom>, 'origin' | 'authUrl' | 'baseUrl' | 'webhookUrl' | 'name'> {
+export interface ServerOptions<Custom extends string = string> extends Omit<EmulatorOptions<Custom>, 'origin' | 'authUrl' | 'baseUrl' | 'webhookUrl' | 'name'>, ServerTeamsOptions {
   /** Port to listen on; 0 picks a free one. Default 4010. */
   port?: number
   /** Address to bind. Default 127.0.0.1 (loopback only). */
@@ -46,10 +45,6 @@ export interface ServerOptions<Custom extends string = string> extends Omit<Emul
    * (PEM text) presents a certificate of your own. Teams are served the same way.
    */
   https?: boolean | TlsCertificate
-  /** Teams to make at start, named `team-1` … `team-N`, each on a free port (docs/teams.md). Default 0. */
-  teams?: number
-  /** How many teams may run beside the main one; one more is refused (429). Default 1000. */
-  maxTeams?: number
 }
 
 export interface RunningServer<Custom extends string = never> {
@@ -85,8 +80,7 @@ export async function startServer<Custom extends string = never>(options: Server
   const host = options.host ?? DEFAULT_HOST
   if (options.publicUrl !== undefined) normalizeOrigin(options.publicUrl, 'publicUrl')
   const requestTimeout = wholeNumber('requestTimeoutMs', options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS, 1)
-  const maxTeams = wholeNumber('maxTeams', options.maxTeams ?? DEFAULT_MAX_TEAMS, 0, MAX_TEAMS_LIMIT)
-  const teamsAtStart = wholeNumber('teams', options.teams ?? 0, 0, maxTeams)
+  const counts = teamCounts(options)
 
   // Read and checked once: every team is seeded from the same documents and catalogue.
   const run = readRunInputs(options)
@@ -95,41 +89,22 @@ export async function startServer<Custom extends string = never>(options: Server
   if (tls?.caReplaced === true) logger.warn(`made a new local CA in ${tls.caFile ?? ''}: the one there was made by an older svc-mock and could vouch for any name; clients that trusted it must trust the new one`)
   const listening = await listen(port, host, requestTimeout, tls)
   const origin = options.publicUrl ?? listening.url
-  // A team is the run's emulator at an origin of its own, with its own fixtures, seed and scenarios after the run's.
-  const launch: Launch = async (name, input) => {
-    const named = withFixtures(run, [platformTeamRecord(name)], `the platform team of "${name}"`)
-    const teamRun = withFixtures(named, input.fixtures === undefined ? [] : [input.fixtures].flat(), 'fixtures')
-    const opened = await listen(input.port ?? 0, host, requestTimeout, tls).catch((error: unknown) => {
-      throw new TeamPortError(`The team's port ${input.port ?? 0} on ${host} could not be opened: ${reasonOf(error)}.`, 'port')
-    })
-    const teamSeed = input.seed ?? options.seed ?? 1
-    try {
-      const teamOptions = {
-        ...options,
-        origin: opened.url,
-        name,
-        seed: teamSeed,
-        scenarios: [...(options.scenarios ?? []), ...(input.scenarios ?? [])],
-        log: teamLogger(logger, name),
-      }
-      const team = withFetch(await buildEmulator(teamOptions, { run: teamRun, teams: teams.host() }))
-      opened.serve(team)
-      return { team: { name, url: opened.url, port: opened.port, main: false, seed: teamSeed, dashboard: `${opened.url}/__svc-mock/`, emulator: team }, close: (reason) => opened.close(reason) }
-    } catch (error) {
-      await opened.close(new ServerClosingError())
-      throw error
-    }
-  }
-  const teams = new TeamRegistry(maxTeams, launch)
+  const teams = serverTeams(counts, {
+    options,
+    run,
+    logger,
+    host,
+    openPort: (teamPort) => listen(teamPort, host, requestTimeout, tls),
+    build: async (emulatorOptions, emulatorHost) => withFetch(await buildEmulator(emulatorOptions, emulatorHost)),
+  })
   let emulator: EmulatorCore & Emulator
   try {
-    emulator = withFetch(await buildEmulator({ ...options, origin, log: logger }, { run, teams: teams.host() }))
+    emulator = withFetch(await buildEmulator({ ...options, origin, log: logger }, { run, teams }))
   } catch (error) {
     await listening.close(new ServerClosingError())
     throw error
   }
-  const base = emulator.urls.base
-  teams.setMain({ name: MAIN_TEAM, url: base, port: listening.port, main: true, seed: emulator.seed, dashboard: `${base}/__svc-mock/`, emulator })
+  teams.setMain(emulator, listening.port)
   listening.serve(emulator)
 
   let closing: Promise<void> | undefined
@@ -138,7 +113,7 @@ export async function startServer<Custom extends string = never>(options: Server
     return closing
   }
   try {
-    for (let i = 0; i < teamsAtStart; i++) await teams.create()
+    await teams.start()
   } catch (error) {
     await close()
     throw error
@@ -251,16 +226,3 @@ function listening(server: Server, port: number, host: string): Promise<void> {
     server.listen(port, host)
   })
 }
-
-/** The run's logger, its request lines naming the team. */
-function teamLogger(logger: Logger, team: string): Logger {
-  return { ...logger, format: logger.format, request: (line) => logger.request({ ...line, team }) }
-}
-
-function reasonOf(error: unknown): string {
-  if (error instanceof PortInUseError) return 'another process listens there (EADDRINUSE)'
-  const code = (error as NodeJS.ErrnoException).code
-  const message = error instanceof Error ? error.message : String(error)
-  return code === undefined ? message : `${message} (${code})`
-}
-

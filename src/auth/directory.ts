@@ -5,7 +5,7 @@
  */
 import * as z from 'zod'
 import { ConflictError, FixtureError, InvalidInputError } from '../kernel/errors.js'
-import type { FixtureSection, Sourced } from '../kernel/fixtures.js'
+import type { FixtureRecord, FixtureSection } from '../kernel/fixtures.js'
 import { KeyedStore } from '../kernel/keyed-store.js'
 import { parseBody } from '../kernel/validation.js'
 import { Permission } from './permissions.js'
@@ -52,7 +52,7 @@ export class Directory {
   readonly apiKeys = new KeyedStore(ApiKey, (k) => k.key)
 
   /** Loads the fixtures' users and keys; a key naming an unknown user fails with its file and path. */
-  load(users: Sourced<User>[], keys: Sourced<ApiKey>[]): void {
+  load(users: FixtureRecord<User>[], keys: FixtureRecord<ApiKey>[]): void {
     const ids = new Set(users.map((u) => u.value.id))
     for (const key of keys) {
       if (key.value.userId !== undefined && !ids.has(key.value.userId)) {

@@ -22,14 +22,14 @@ import { TOKEN_PATH } from './constants.js'
 import { AUTH_FLAGS, type AuthOptions, authBaseSettings } from './options.js'
 import { AuthSettings } from './settings.js'
 import { probeRoutes } from './probes.js'
-import { TEAM_PATH, type Team, type TeamInput, teamSection, whoAmI } from './team.js'
+import { type PlatformTeam, type PlatformTeamInput, TEAM_PATH, platformTeamSection, whoAmI } from './platform-team.js'
 
 export type { AuthApi, AuthState, ApiKeysApi, CreatedApiKey, UserInfo, UsersApi } from './api.js'
 export type { ApiKeyFixture, ApiKeyInput, UserInput } from './directory.js'
 export type { OAuthClientFixture, OAuthClientInput } from './oauth/clients.js'
 export type { SigningKeyInput } from './oauth/keys.js'
 export type { ScopeName } from './oauth/scopes.js'
-export type { TeamInput } from './team.js'
+export type { PlatformTeamInput } from './platform-team.js'
 export type { AccessGate, AccessRequirement, ConditionalRequirement, Identity, ProtectedRoute } from './gate.js'
 export type { CreatedClient, DeviceCodesApi, IssueTokenInput, OAuthApi, OAuthClientsApi, OAuthConsentsApi } from './oauth/api.js'
 export type { DeviceCodeInfo } from './oauth/device-codes.js'
@@ -56,7 +56,8 @@ export type AuthFixtures = {
   oauthClients?: OAuthClientFixture[]
   /** Pinned signing keys (one per algorithm); otherwise each emulator makes its own. */
   signingKeys?: SigningKeyInput[]
-  team?: TeamInput
+  /** The team on the platform every credential belongs to (`/api/team`, `/api/cloud/team`). */
+  team?: PlatformTeamInput
 }
 
 /** The `auth` section of the settings tree, as options and scenario files give it (every field optional). */
@@ -75,7 +76,7 @@ export interface AuthDomain extends Domain<AuthApi, AuthState> {
 
 export const authSchemas: DomainSchemas = {
   settings: { name: 'auth', schema: AuthSettings },
-  fixtures: [teamSection, usersSection, apiKeysSection, oauthClientsSection, signingKeysSection],
+  fixtures: [platformTeamSection, usersSection, apiKeysSection, oauthClientsSection, signingKeysSection],
 }
 
 /** Body and query fields of OAuth requests and answers that hold secrets. */
@@ -108,7 +109,7 @@ function defineAuth(kernel: KernelServices, urls: { auth: string; base: string }
     read: requestClientId,
     values: () => server.clients.all().map((c) => c.clientId),
   }
-  let team: Team = { id: 'team', name: 'Team' }
+  let team: PlatformTeam = { id: 'team', name: 'Team' }
   const api: AuthApi = { apiKeys: apiKeysApi(directory, () => kernel.ids.token(24)), oauth, users }
   return {
     gate,
@@ -131,7 +132,7 @@ function defineAuth(kernel: KernelServices, urls: { auth: string; base: string }
     targets: [client],
     secretFields: SECRET_FIELDS,
     load: async (fixtures) => {
-      team = fixtures.of(teamSection)[0]?.value ?? team
+      team = fixtures.of(platformTeamSection)[0]?.value ?? team
       directory.load(fixtures.of(usersSection), fixtures.of(apiKeysSection))
       await server.load(fixtures.of(oauthClientsSection), fixtures.of(signingKeysSection))
     },

@@ -15,7 +15,7 @@ import type { Directory, UserRole } from './directory.js'
 import type { AccessGate, Identity, ProtectedRoute } from './gate.js'
 import type { ClientRegistry } from './oauth/clients.js'
 import type { Permission } from './permissions.js'
-import type { Team } from './team.js'
+import type { PlatformTeam } from './platform-team.js'
 
 /** The platform's role numbers, as `role` and `effectiveRole` carry them. */
 const ROLE_NUMBERS: Readonly<Record<UserRole, number>> = { member: 0, analyst: 1, admin: 2 }
@@ -26,7 +26,7 @@ export interface ProbeDeps {
   readonly directory: Directory
   readonly clients: ClientRegistry
   /** The team of the fixtures (it changes when fixtures load). */
-  readonly team: () => Team
+  readonly team: () => PlatformTeam
   readonly baseUrl: string
 }
 

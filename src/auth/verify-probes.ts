@@ -10,7 +10,7 @@ import { apiKeysSection, usersSection } from './directory.js'
 import { oauthClientsSection } from './oauth/clients.js'
 import { SCOPE_NAMES } from './oauth/scopes.js'
 import { CLOUD_PATH, PERMISSIONS_PATH, TEAM_INFO_PATH } from './probes.js'
-import { TEAM_PATH, teamSection } from './team.js'
+import { TEAM_PATH, platformTeamSection } from './platform-team.js'
 
 const TOKEN = { address: 'auth', method: 'POST', path: '/oauth2/token' } as const
 const WHO_AM_I = { api: 'who-am-I', address: 'base', method: 'GET', credential: 'api' } as const
@@ -71,7 +71,7 @@ export function authEquivalents(fixtures: FixtureRecords): AuthEquivalents {
     .find((c) => c.grantType === 'client_credentials' && c.authMethod === 'client_secret_basic' && c.permissions.length > 0 && SCOPE_NAMES.every((s) => c.scopes.includes(s)))
   const userKey = keys.find((k) => k.kind === 'user' && (users.find((u) => u.id === k.userId)?.permissions.length ?? 0) > 0)
   const appKey = keys.find((k) => k.kind === 'app' && k.permissions.length > 0)
-  const team = fixtures.of(teamSection)[0]?.value
+  const team = fixtures.of(platformTeamSection)[0]?.value
   return {
     client: client?.clientSecret === undefined ? undefined : { id: client.clientId, secret: client.clientSecret },
     userKey: userKey?.key,

@@ -72,7 +72,7 @@ export class ApiAccessError extends HttpError<'ERR_API_ACCESS'> {
 }
 
 /** 200 from the who-am-I probe `GET /api/cloud/team`: the team the credential belongs to. */
-export function teamBody(team: { id: string; name: string; domain: string }): Reply {
+export function platformTeamBody(team: { id: string; name: string; domain: string }): Reply {
   return json(team)
 }
 

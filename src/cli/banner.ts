@@ -6,6 +6,7 @@
  */
 import type { RunningServer } from '../adapters/server.js'
 import { CONTROL_PREFIX } from '../kernel/control.js'
+import { teamsBannerLines } from '../teams/index.js'
 import { VERSION } from '../version.js'
 import type { CliOptions } from './options.js'
 
@@ -33,7 +34,7 @@ export function listeningEvent(server: RunningServer): Record<string, unknown> {
     seed: emu.seed,
     scenarios: emu.scenarios.list().filter((s) => s.active).map((s) => s.name),
     ...(server.caFile === undefined ? {} : { caFile: server.caFile }),
-    teams: server.teams.list().map(({ name, url, port, main, seed, dashboard }) => ({ name, url, port, main, seed, dashboard })),
+    teams: server.teams.list(),
     ...(warning ? { warning } : {}),
   }
 }
@@ -49,7 +50,7 @@ export function exposure(server: RunningServer): string | undefined {
 }
 
 /** The banner's lines on the user's own routes and the proxy, when there are any. */
-function yours(server: RunningServer, options: CliOptions): string[] {
+function userRouteLines(server: RunningServer, options: CliOptions): string[] {
   const routes = server.emulator.userRoutes.list()
   const resources = server.emulator.resources.list()
   const lines: string[] = []
@@ -87,14 +88,14 @@ export function banner(server: RunningServer, options: CliOptions): string {
     `  Dashboard               ${base}${CONTROL_PREFIX}/  (open it in a browser: see the requests, steer scenarios, flows, clock)`,
     ...wrapped(`  Control plane           ${base}${CONTROL_PREFIX}/{${controlPaths(server).join(', ')}}`, ' '.repeat(26)),
     `  OpenAPI document        ${base}${CONTROL_PREFIX}/openapi.json`,
-    ...yours(server, options),
+    ...userRouteLines(server, options),
     ...(server.caFile === undefined
       ? []
       : [
           `  TLS                     signed by svc-mock's local CA; trust ${server.caFile}`,
           `                          (REQUESTS_CA_BUNDLE, NODE_EXTRA_CA_CERTS; also at ${base}${CONTROL_PREFIX}/ca.pem)`,
         ]),
-    ...teamLines(server),
+    ...teamsBannerLines(server.teams, base),
     '',
     'Credentials (from the fixtures; the defaults are public test values):',
     ...emu.credentials().map((c) => `  ${c.kind.padEnd(17)} ${c.value}  (${c.label})`),
@@ -144,15 +145,4 @@ function wrapped(line: string, indent: string): string[] {
     current += part
   }
   return [...lines, current]
-}
-
-/** The teams made at start, one line each (nothing when there are none: most runs have none). */
-function teamLines(server: RunningServer): string[] {
-  const others = server.teams.list().filter((team) => !team.main)
-  if (others.length === 0) return []
-  return [
-    '',
-    `Teams (each isolated, on its own port; make more with POST ${server.emulator.urls.base}/__svc-mock/teams):`,
-    ...others.map((team) => `  ${team.name.padEnd(22)} ${team.url}  (dashboard ${team.dashboard})`),
-  ]
 }

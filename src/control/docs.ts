@@ -1,18 +1,18 @@
 /**
  * The control plane's own operations as the OpenAPI document shows them (each domain documents
- * its own operations beside them): health, the route list, reset, scenarios, clock, journal,
- * teams, state and events, the local CA and the dashboard's files. A body is the schema the
- * emulator method checks it with; a change's body must be sent as JSON (415 otherwise), from no
- * other web page or site (403) and to a loopback or the emulator's own host name (421).
+ * its own operations beside them, and the teams theirs): health, the route list, reset,
+ * scenarios, clock, journal, state and events, the local CA and the dashboard's files. A body is
+ * the schema the emulator method checks it with; a change's body must be sent as JSON (415
+ * otherwise), from no other web page or site (403) and to a loopback or the emulator's own host
+ * name (421).
  */
 import * as z from 'zod'
-import { CHANGE_REFUSALS, ControlErrorBody, READ_REFUSALS, body, json, noContent, refused } from '../kernel/control-docs.js'
+import { CHANGE_REFUSALS, ControlErrorBody, READ_REFUSALS, body, json, refused } from '../kernel/control-docs.js'
 import { HtmlPage } from '../kernel/docs.js'
 import { JsonValue } from '../kernel/json.js'
 import type { ResponseDoc, RouteDoc } from '../kernel/route.js'
 import { ParamValue } from '../kernel/scenarios/schema.js'
 import { AdvanceBody, scenarioOnBody } from './core.js'
-import { TeamBody } from './teams.js'
 
 /** A long poll's answers when its port closes under it (docs/teams.md). */
 const CLOSED_WHILE_WAITING: Readonly<Record<string, ResponseDoc>> = {
@@ -60,16 +60,6 @@ const journalQuery = {
 const AnyObject = z.record(z.string(), JsonValue)
 const RouteInfo = z.object({ id: z.string(), method: z.string(), path: z.string(), origin: z.string(), summary: z.string() })
 
-const Team = z.object({
-  name: z.string(),
-  url: z.string().meta({ description: 'Its origin: every endpoint, its control plane and its dashboard.' }),
-  port: z.number().int(),
-  main: z.boolean().meta({ description: "The server's own team (it closes only with the server)." }),
-  seed: z.number().int(),
-  dashboard: z.string(),
-}).meta({ id: 'Team' })
-const TEAMS_OFF: ResponseDoc = { ...refused('In-process: teams need the standalone server (each listens on a port of its own).'), name: 'NoTeams' }
-
 /** Each of the control plane's own operations' documentation, by its id (without `control.`). */
 export function controlDocs(targetNames: readonly string[]): Readonly<Record<string, RouteDoc>> {
   return {
@@ -113,28 +103,6 @@ export function controlDocs(targetNames: readonly string[]): Readonly<Record<str
     'journal.wait': {
       query: z.object({ ...journalQuery, timeoutMs: z.string().regex(/^\d+$/).optional().meta({ description: 'Emulator milliseconds to wait (default 30000).' }) }),
       responses: { '200': json('The first matching request.', JournalEntry), '408': json('None arrived in time.', z.object({ error: z.string() })), ...CLOSED_WHILE_WAITING, ...READ_REFUSALS },
-    },
-    'teams.list': {
-      responses: { '200': json('Every team of the server, the main one first.', z.array(Team.extend({ current: z.boolean().meta({ description: 'The team whose control plane answered.' }) }))), '501': TEAMS_OFF, ...READ_REFUSALS },
-    },
-    'teams.create': {
-      description:
-        "A complete, isolated emulator (store, keys, clock, scenarios, journal, webhooks) seeded from the run's fixtures and then the body's, listening on a port of its own on the same host. " +
-        'Its tokens, keys and codes are refused by every other team. A 400 (a name that is not a DNS label, fixtures or a scenario that fail validation) makes nothing.',
-      body: { 'application/json': TeamBody.meta({ id: 'TeamInput' }) },
-      responses: {
-        '201': json('The team.', Team),
-        '409': refused('A team of that name exists already.'),
-        '429': json('As many teams run as the limit allows (`--max-teams`).', z.object({ error: z.string(), limit: z.number().int() })),
-        '501': TEAMS_OFF,
-        '503': refused('Its port could not be opened; the message says why.'),
-        ...CHANGE_REFUSALS,
-      },
-    },
-    'teams.delete': {
-      description: 'Its port takes no more connections once answered; requests in flight there still get their answers.',
-      params: { name: 'The team.' },
-      responses: { '204': noContent, '404': refused('No such team.'), '409': refused('The main team closes only with the server.'), '501': TEAMS_OFF, ...READ_REFUSALS },
     },
     state: { responses: { '200': json('Everything the dashboard shows.', AnyObject), ...READ_REFUSALS } },
     events: {

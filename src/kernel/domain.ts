@@ -7,7 +7,7 @@
  */
 import type { Clock } from './clock.js'
 import type { ControlPart } from './control.js'
-import type { FixtureSection, Sourced } from './fixtures.js'
+import type { FixtureRecord, FixtureSection } from './fixtures.js'
 import type { Flag } from './flags.js'
 import type { SeededIds } from './ids.js'
 import type { Logger } from './logger.js'
@@ -46,7 +46,7 @@ export interface ExampleRequest {
 
 /** Reads the records of one fixture section, typed by the section. */
 export interface FixtureRecords {
-  of<T>(section: FixtureSection<T>): Sourced<T>[]
+  of<T>(section: FixtureSection<T>): FixtureRecord<T>[]
 }
 
 /**

@@ -12,8 +12,8 @@ import { NESTING_RULE, nestsDeeperThan } from './nesting.js'
 import { closest } from './closest.js'
 import { firstProblem, parseNaming } from './validation.js'
 
-/** A record together with where it was written, for error messages. */
-export interface Sourced<T> {
+/** One record of a fixture section, with where it was written (for error messages). */
+export interface FixtureRecord<T> {
   readonly value: T
   readonly file: string
   readonly path: string
@@ -94,9 +94,9 @@ export function parseDocument(document: FixtureDocument, sections: ReadonlyArray
 }
 
 /** Validates every document (unless parsed already) and merges the records of each section: a later record with the same key replaces. */
-export function loadSections(documents: readonly FixtureDocument[], sections: ReadonlyArray<FixtureSection<unknown>>): Map<string, Sourced<unknown>[]> {
+export function loadSections(documents: readonly FixtureDocument[], sections: ReadonlyArray<FixtureSection<unknown>>): Map<string, FixtureRecord<unknown>[]> {
   const byName = new Map(sections.map((s) => [s.name, s]))
-  const merged = new Map<string, Map<string, Sourced<unknown>>>()
+  const merged = new Map<string, Map<string, FixtureRecord<unknown>>>()
   for (const section of sections) merged.set(section.name, new Map())
   for (const document of documents) {
     const { file, data } = parseDocument(document, sections)
@@ -121,6 +121,6 @@ function throwProblem(file: string, prefix: string, error: z.ZodError): never {
 }
 
 /** The records of one section, typed by the caller's schema. */
-export function recordsOf<T>(loaded: Map<string, Sourced<unknown>[]>, section: FixtureSection<T>): Sourced<T>[] {
-  return (loaded.get(section.name) ?? []) as Sourced<T>[]
+export function recordsOf<T>(loaded: Map<string, FixtureRecord<unknown>[]>, section: FixtureSection<T>): FixtureRecord<T>[] {
+  return (loaded.get(section.name) ?? []) as FixtureRecord<T>[]
 }

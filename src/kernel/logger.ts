@@ -24,8 +24,12 @@ export interface RequestLine {
   readonly scenarios: readonly string[]
   /** Emulator milliseconds from arrival to answer. */
   readonly durationMs: number
-  /** The team that answered, where a server runs several (its main team's lines have none). */
-  readonly team?: string
+  /**
+   * What else the line is about, set by whoever serves the request (`{team: 'team-1'}` where a
+   * server runs several teams): fields of the json line after its own (never one of their names),
+   * `[value]` in the pretty one.
+   */
+  readonly labels?: Readonly<Record<string, string>>
 }
 
 export interface Logger {
@@ -61,7 +65,7 @@ export function createLogger(format: LogFormat, out: LogSink = stdoutSink, err: 
           scenarios: line.scenarios,
           durationMs: line.durationMs,
           emulatorTime: line.time,
-          ...(line.team === undefined ? {} : { team: line.team }),
+          ...line.labels,
         }),
       info: (message) => emit(out, 'info', { event: 'log', msg: message }),
       warn: (message) => emit(err, 'warn', { event: 'log', msg: message }),
@@ -74,8 +78,8 @@ export function createLogger(format: LogFormat, out: LogSink = stdoutSink, err: 
       const status = line.status === 0 ? 'network error' : String(line.status)
       const who = line.identity ? `  ${line.identity}` : ''
       const shaped = line.scenarios.length > 0 ? `  [scenario: ${line.scenarios.join(', ')}]` : ''
-      const team = line.team === undefined ? '' : `[${line.team}] `
-      out(`${line.time.slice(11, 23)}  ${team}${line.method.padEnd(6)} ${line.path} -> ${status}  ${line.route}${who}${shaped}`)
+      const labels = line.labels === undefined ? '' : `[${Object.values(line.labels).join(' ')}] `
+      out(`${line.time.slice(11, 23)}  ${labels}${line.method.padEnd(6)} ${line.path} -> ${status}  ${line.route}${who}${shaped}`)
     },
     info: (message) => out(message),
     warn: (message) => err(`warning: ${message}`),

@@ -5,7 +5,7 @@
  * `x-svc-mock-scenario` header, and journals what was answered. The msw handlers, the
  * node:http server and `emu.handle()` only translate to and from it. A request no route answers
  * is explained by unmatched.ts; routes see the request through dispatch-context.ts; the answer is
- * journaled by record-exchange.ts.
+ * journaled by record-answered.ts.
  */
 import type { Clock, Task } from './clock.js'
 import { DEFAULT_BODY_LIMIT, SCENARIO_HEADER } from './constants.js'
@@ -13,7 +13,7 @@ import { DispatchContext, withAddedHeaders } from './dispatch-context.js'
 import { HttpError, PayloadTooLargeError, UnknownScenarioError } from './errors.js'
 import type { Journal, Transport } from './journal.js'
 import type { Logger } from './logger.js'
-import { type Exchange, recordExchange } from './record-exchange.js'
+import { type AnsweredRequest, recordAnswered } from './record-answered.js'
 import { type FaultKind, type Reply, fault, headersOf, isNetworkFault, json, text } from './reply.js'
 import type { IncomingRequest } from './request.js'
 import { RouteTable, compilePattern, firstSegment } from './router.js'
@@ -198,8 +198,8 @@ export class Pipeline {
   }
 
   /** The last step of every request: journaled and logged, unless its route is unjournaled. */
-  #finish(reply: Reply, exchange: Exchange): Reply {
-    if (!exchange.definition?.unjournaled) recordExchange(this.#services, reply, exchange)
+  #finish(reply: Reply, answered: AnsweredRequest): Reply {
+    if (!answered.definition?.unjournaled) recordAnswered(this.#services, reply, answered)
     return reply
   }
 }

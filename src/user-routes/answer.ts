@@ -32,27 +32,27 @@ export function bodyOf(value: JsonValue): { bytes: string; type: string } {
 }
 
 /** What an answer reads besides the request. */
-export interface AnswerKit {
+export interface AnswerDeps {
   readonly clock: Clock
   readonly uuid: () => string
   readonly resources: ResourcesApi
   readonly logger: Logger
 }
 
-function values(ctx: RequestContext, identity: Identity | undefined, kit: AnswerKit): PlaceholderValues {
+function values(ctx: RequestContext, identity: Identity | undefined, deps: AnswerDeps): PlaceholderValues {
   return {
     params: ctx.params,
     query: ctx.url.searchParams,
     identity: identity?.subject ?? '',
     now: () => new Date(ctx.receivedAt).toISOString(),
-    uuid: kit.uuid,
+    uuid: deps.uuid,
   }
 }
 
 /** The reply of a compiled response to one request. */
-export function respond(response: CompiledResponse, ctx: RequestContext, identity: Identity | undefined, kit: AnswerKit): Reply {
+export function respond(response: CompiledResponse, ctx: RequestContext, identity: Identity | undefined, deps: AnswerDeps): Reply {
   let filled: PlaceholderValues | undefined
-  const fill = (): PlaceholderValues => (filled ??= values(ctx, identity, kit))
+  const fill = (): PlaceholderValues => (filled ??= values(ctx, identity, deps))
   const headers = headersOf(response.headers.map(([name, value]) => [name, value.length === 1 && typeof value[0] === 'string' ? value[0] : render(value, fill())]))
   const body = response.body
   if (body === undefined) return { status: response.status, headers, body: null }
@@ -62,7 +62,7 @@ export function respond(response: CompiledResponse, ctx: RequestContext, identit
 }
 
 /** The reply of an in-process resolver to one request. */
-export async function resolveWith(resolver: UserRouteResolver, routeId: string, ctx: RequestContext, identity: Identity | undefined, kit: AnswerKit): Promise<Reply> {
+export async function resolveWith(resolver: UserRouteResolver, routeId: string, ctx: RequestContext, identity: Identity | undefined, deps: AnswerDeps): Promise<Reply> {
   const method = ctx.method
   const hasBody = ctx.body !== null && method !== 'GET' && method !== 'HEAD'
   const bytes = hasBody ? await ctx.body?.bytes() : undefined
@@ -73,11 +73,11 @@ export async function resolveWith(resolver: UserRouteResolver, routeId: string, 
       identity,
       params: ctx.params,
       receivedAt: new Date(ctx.receivedAt),
-      clock: { now: () => kit.clock.date() },
-      resources: kit.resources,
+      clock: { now: () => deps.clock.date() },
+      resources: deps.resources,
     })
   } catch (error) {
-    kit.logger.error(`the resolve() of route ${routeId} threw while answering ${method} ${ctx.url.pathname}`, error)
+    deps.logger.error(`the resolve() of route ${routeId} threw while answering ${method} ${ctx.url.pathname}`, error)
     return json({ error: 'resolve() threw', route: routeId, message: error instanceof Error ? error.message : String(error) }, { status: 500 })
   }
   if (!(response instanceof Response)) {

@@ -22,7 +22,7 @@ export function userRoutesControl({ userRoutes, resources }: UserRoutesDomainApi
   return {
     routes: [
       route('routes.add', 'POST', '/routes', 'Add your routes and resources until the next reset: a route document {routes, resources}', async (ctx) =>
-        json(await controlled(async () => userRoutes.add(await readInput<RoutesDocumentInput>(ctx))), { status: 201 }),
+        json(await withControlErrors(async () => userRoutes.add(await readInput<RoutesDocumentInput>(ctx))), { status: 201 }),
       ),
       route('resources.list', 'GET', '/resources', 'Your resources: name, path, id field, how many records', () => json(resources.list())),
       route('resources.records', 'GET', '/resources/:name', "A resource's records", (ctx) => json(resource(ctx).list())),
@@ -34,7 +34,7 @@ export function userRoutesControl({ userRoutes, resources }: UserRoutesDomainApi
       }),
       route('resources.put', 'POST', '/resources/:name', 'Add a record, or replace the one with its id (201 added, 200 replaced)', async (ctx) => {
         const target = resource(ctx)
-        const { record, created } = await controlled(async () => target.put(await readInput<JsonObject>(ctx)))
+        const { record, created } = await withControlErrors(async () => target.put(await readInput<JsonObject>(ctx)))
         return json(record, { status: created ? 201 : 200 })
       }),
       route('resources.delete', 'DELETE', '/resources/:name/:id', 'Delete one record of a resource', (ctx) => {
@@ -47,8 +47,8 @@ export function userRoutesControl({ userRoutes, resources }: UserRoutesDomainApi
   }
 }
 
-/** The domain's refusals in the control plane's words (`{"error", "field"}`). */
-async function controlled<T>(operation: () => Promise<T>): Promise<T> {
+/** Runs `operation`, the domain's refusals turned into the control plane's errors (`{"error", "field"}`). */
+async function withControlErrors<T>(operation: () => Promise<T>): Promise<T> {
   try {
     return await operation()
   } catch (error) {

@@ -14,7 +14,7 @@ import type { JsonObject, JsonValue } from '../kernel/json.js'
 import { NESTING_RULE, nestsDeeperThan } from '../kernel/nesting.js'
 import type { RouteDefinition, RouteDoc } from '../kernel/route.js'
 import { type Access, withAccess } from './access.js'
-import { type AnswerKit, type CompiledResponse, bodyOf, resolveWith, respond } from './answer.js'
+import { type AnswerDeps, type CompiledResponse, bodyOf, resolveWith, respond } from './answer.js'
 import { DEFAULT_ID_FIELD, RESERVED_IDS, RESERVED_PREFIX } from './constants.js'
 import { userRouteDoc } from './docs.js'
 import { RouteFileError } from './errors.js'
@@ -40,7 +40,8 @@ export interface Declaration {
   readonly resources: ReadonlyArray<{ readonly resource: Resource; readonly records: readonly JsonObject[] }>
 }
 
-export interface DeclareKit extends AnswerKit {
+/** What declaring a route document needs: what its routes answer with, the gate, and the routes there are. */
+export interface DeclarationDeps extends AnswerDeps {
   readonly gate: AccessGate
   /** Every route there is now (the built-in ones, the control plane's, the user's). */
   readonly taken: () => readonly RouteDefinition[]
@@ -58,7 +59,7 @@ export interface Replaced {
 
 type Problem = (field: string, rule: string) => RouteFileError
 
-export function declare(source: RoutesSource, kit: DeclareKit): Declaration {
+export function declare(source: RoutesSource, deps: DeclarationDeps): Declaration {
   const { data } = source
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     throw new RouteFileError(source.name, '', '', 'must be a JSON object: {"routes": [ … ], "resources": [ … ]}')
@@ -68,27 +69,27 @@ export function declare(source: RoutesSource, kit: DeclareKit): Declaration {
   if (!parsed.success) throw schemaProblem(source.name, parsed.error, data)
   const document = parsed.data
   const raw = data as Record<string, unknown>
-  const replaced = kit.replaces(document)
-  const placed = new Places(kit, replaced.ids)
+  const replaced = deps.replaces(document)
+  const taken = new TakenRoutes(deps, replaced.ids)
   const routes: UserRouteEntry[] = []
   for (const [index, route] of (document.routes ?? []).entries()) {
     const problem: Problem = (field, rule) => new RouteFileError(source.name, itemName('routes', index, raw.routes), field, rule)
     const template = parseTemplate(route.path)
     if ('problem' in template) throw problem('path', template.problem)
-    const entry = userRoute(route, template, source, kit, problem)
-    placed.take(entry, problem, 'path')
+    const entry = userRoute(route, template, source, deps, problem)
+    taken.take(entry, problem, 'path')
     routes.push(entry)
   }
   const resources: Array<{ resource: Resource; records: JsonObject[] }> = []
-  const names = new Set([...kit.resourceNames()].filter((name) => !replaced.resources.has(name)))
+  const names = new Set([...deps.resourceNames()].filter((name) => !replaced.resources.has(name)))
   for (const [index, declaration] of (document.resources ?? []).entries()) {
     const problem: Problem = (field, rule) => new RouteFileError(source.name, itemName('resources', index, raw.resources), field, rule)
     if (names.has(declaration.name)) throw problem('name', `a resource named "${declaration.name}" exists already`)
     names.add(declaration.name)
-    const { resource, records, access } = resourceOf(declaration, kit, problem)
-    for (const { operation, definition, doc } of resourceRoutes(resource, declaration.address ?? 'base', kit.gate, access)) {
+    const { resource, records, access } = resourceOf(declaration, deps, problem)
+    for (const { operation, definition, doc } of resourceRoutes(resource, declaration.address ?? 'base', deps.gate, access)) {
       const entry = { definition, doc, resource: declaration.name }
-      placed.take(entry, (field, rule) => problem(field, `its ${operation} route ${definition.id} (${definition.method} ${templateOf(definition.path)}): ${rule}`), 'path')
+      taken.take(entry, (field, rule) => problem(field, `its ${operation} route ${definition.id} (${definition.method} ${templateOf(definition.path)}): ${rule}`), 'path')
       routes.push(entry)
     }
     resources.push({ resource, records })
@@ -96,22 +97,26 @@ export function declare(source: RoutesSource, kit: DeclareKit): Declaration {
   return { routes, resources }
 }
 
-/** The routes a document's routes must not clash with: those there are, and the document's earlier ones. */
-class Places {
-  readonly #kit: DeclareKit
-  readonly #taken = new ClashIndex<RouteDefinition>()
+/**
+ * The routes a document's routes are checked against: those there are (but the ones it replaces)
+ * and the document's earlier ones. `take()` adds a route, or refuses it (an id in use, the control
+ * plane's prefix, a clash with a route that answers every request it could).
+ */
+class TakenRoutes {
+  readonly #deps: DeclarationDeps
+  readonly #byPlace = new ClashIndex<RouteDefinition>()
   readonly #byId = new Map<string, RouteDefinition>()
   /** The ids this document declared so far. */
   readonly #own = new Set<string>()
 
   /** `replaced`: ids of routes there are now that this document takes the place of. */
-  constructor(kit: DeclareKit, replaced: ReadonlySet<string>) {
-    this.#kit = kit
-    for (const definition of kit.taken()) if (!replaced.has(definition.id)) this.#add(definition)
+  constructor(deps: DeclarationDeps, replaced: ReadonlySet<string>) {
+    this.#deps = deps
+    for (const definition of deps.taken()) if (!replaced.has(definition.id)) this.#add(definition)
   }
 
   #add(definition: RouteDefinition): void {
-    this.#taken.add(placed(definition), definition)
+    this.#byPlace.add(placed(definition), definition)
     this.#byId.set(definition.id, definition)
   }
 
@@ -122,7 +127,7 @@ class Places {
     const other = this.#byId.get(id)
     if (other) throw problem('id', `the id "${id}" is taken by ${this.#describe(other)}`)
     if (definition.path.split('/')[1] === RESERVED_PREFIX.slice(1)) throw problem(pathField, `${RESERVED_PREFIX}/ is the control plane's own prefix; a route of yours lives elsewhere`)
-    const earlier = this.#taken.shadowing(placed(definition))
+    const earlier = this.#byPlace.shadowing(placed(definition))
     if (earlier) {
       throw problem(pathField, `clashes with ${this.#describe(earlier)}, which answers every ${definition.method} request this route could match, so it would never be served`)
     }
@@ -132,11 +137,11 @@ class Places {
 
   #describe(route: RouteDefinition): string {
     const line = `${route.method === '*' ? 'any method' : route.method} ${templateOf(route.path)}`
-    return this.#own.has(route.id) || this.#kit.isUsers(route.id) ? `your route ${route.id} (${line})` : `the built-in route ${route.id} (${line})`
+    return this.#own.has(route.id) || this.#deps.isUsers(route.id) ? `your route ${route.id} (${line})` : `the built-in route ${route.id} (${line})`
   }
 }
 
-function userRoute(route: UserRoute, template: { pattern: string; params: readonly string[] }, source: RoutesSource, kit: DeclareKit, problem: Problem): UserRouteEntry {
+function userRoute(route: UserRoute, template: { pattern: string; params: readonly string[] }, source: RoutesSource, deps: DeclarationDeps, problem: Problem): UserRouteEntry {
   const access: Access | undefined = route.auth
   const base = {
     id: route.id,
@@ -148,14 +153,14 @@ function userRoute(route: UserRoute, template: { pattern: string; params: readon
   const { resolve: resolver } = route
   if (resolver) {
     return {
-      definition: withAccess(kit.gate, access, { ...base, resolve: (ctx, caller) => resolveWith(resolver, route.id, ctx, caller, kit) }),
+      definition: withAccess(deps.gate, access, { ...base, resolve: (ctx, caller) => resolveWith(resolver, route.id, ctx, caller, deps) }),
       doc: once(() => userRouteDoc({ source: source.name, params: template.params, access })),
     }
   }
   const scope: PlaceholderScope = { params: template.params, identity: access !== 'none' }
   const compiled = compileResponse(route.response ?? {}, scope, source, problem)
   return {
-    definition: withAccess(kit.gate, access, { ...base, resolve: (ctx, caller) => respond(compiled.response, ctx, caller, kit) }),
+    definition: withAccess(deps.gate, access, { ...base, resolve: (ctx, caller) => respond(compiled.response, ctx, caller, deps) }),
     doc: once(() => userRouteDoc({ source: source.name, params: template.params, access, answer: compiled.example })),
   }
 }
@@ -242,7 +247,7 @@ function typeOfFile(file: string): string {
   return TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream'
 }
 
-function resourceOf(declaration: ResourceDeclaration, kit: DeclareKit, problem: Problem): { resource: Resource; records: JsonObject[]; access: Access | undefined } {
+function resourceOf(declaration: ResourceDeclaration, deps: DeclarationDeps, problem: Problem): { resource: Resource; records: JsonObject[]; access: Access | undefined } {
   const template = parseTemplate(declaration.path)
   if ('problem' in template) throw problem('path', template.problem)
   if (template.params.length > 0) throw problem('path', `a resource's path has no parameters (its records live at ${declaration.path}/{id})`)
@@ -259,6 +264,6 @@ function resourceOf(declaration: ResourceDeclaration, kit: DeclareKit, problem: 
     if (twin !== undefined) throw problem(`records[${index}].${idField}`, `the id "${id}" is used twice (also records[${twin}])`)
     seen.set(id, index)
   })
-  const resource = new Resource({ name: declaration.name, path: template.pattern, idField }, kit.uuid)
+  const resource = new Resource({ name: declaration.name, path: template.pattern, idField }, deps.uuid)
   return { resource, records, access: declaration.auth }
 }

@@ -18,7 +18,7 @@ export interface UserRoutesOptions {
    * caller's credential included) and journaled as `proxied`. Never a path svc-mock emulates.
    */
   proxy?: string
-  /** With `proxy`: write each proxied exchange as a route file in this folder (made when missing). */
+  /** With `proxy`: write each proxied call as a route file in this folder (made when missing). */
   record?: string
   /** How long the proxy waits for the team's answer to begin, in emulator milliseconds (default 30 000): then 504. */
   proxyTimeoutMs?: number
@@ -36,7 +36,7 @@ export const USER_ROUTES_FLAGS: readonly Flag<UserRoutesOptions>[] = [
     help: 'your own routes and resources: a route file or a folder of them\n(docs/routes.md); repeatable',
   },
   { name: 'proxy', env: 'SVC_MOCK_PROXY', option: 'proxy', placeholder: 'URL', example: 'https://acme.eu-1.celonis.cloud', help: 'forward every request no route serves to your real team' },
-  { name: 'record', env: 'SVC_MOCK_RECORD', option: 'record', placeholder: 'DIR', example: 'recorded/', help: 'with --proxy: write each forwarded exchange as a route file in DIR' },
+  { name: 'record', env: 'SVC_MOCK_RECORD', option: 'record', placeholder: 'DIR', example: 'recorded/', help: 'with --proxy: write each forwarded call as a route file in DIR' },
   {
     name: 'proxy-timeout',
     env: 'SVC_MOCK_PROXY_TIMEOUT',

@@ -74,18 +74,18 @@ async function forward(ctx: RequestContext, options: ProxyOptions): Promise<Repl
     ctx.signal.removeEventListener('abort', gone)
   }
   const status = incoming.statusCode ?? 0
-  const exchange = { method: ctx.method, url: ctx.url, requestHeaders: ctx.headers }
+  const call = { method: ctx.method, url: ctx.url, requestHeaders: ctx.headers }
   if (status < 200 || status > 599) {
     incoming.destroy()
     const error = new UpstreamError(502, upstream.origin, `${upstream.origin} answered ${ctx.method} ${ctx.url.pathname} with status ${status}, which HTTP does not have (a final answer is 200-599), so svc-mock answers 502.`)
     const reply = error.toReply()
-    const sink = recorder?.begin({ ...exchange, status: 502, headers: [['content-type', reply.headers.get('content-type') ?? 'application/json']], note: `the team answered with status ${status} (${incoming.statusMessage ?? ''})` })
+    const sink = recorder?.begin({ ...call, status: 502, headers: [['content-type', reply.headers.get('content-type') ?? 'application/json']], note: `the team answered with status ${status} (${incoming.statusMessage ?? ''})` })
     sink?.write(new TextEncoder().encode(typeof reply.body === 'string' ? reply.body : ''))
     sink?.end()
     throw error
   }
   const answerHeaders = incomingHeaders(incoming)
-  const sink = recorder?.begin({ ...exchange, status, headers: answerHeaders })
+  const sink = recorder?.begin({ ...call, status, headers: answerHeaders })
   if (ctx.method === 'HEAD' || status === 204 || status === 205 || status === 304) {
     incoming.resume()
     sink?.end()

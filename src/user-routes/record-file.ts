@@ -1,5 +1,5 @@
 /**
- * The route file of one recorded exchange: the answer only (status, headers, body), everything
+ * The route file of one recorded call: the answer only (status, headers, body), everything
  * through the redactor's foreign view. Headers leave out `Set-Cookie`, `Date` and the framing ones;
  * a credential header, or one whose name holds a secret-looking word, is written `[redacted]`. The
  * request line, its secret parameters redacted, is in the file's `$comment`, with any note (a
@@ -12,8 +12,8 @@ import { recordedBody } from './record-body.js'
 import type { RecordingName } from './record-names.js'
 import type { RoutesDocumentInput, UserRouteInput } from './schema.js'
 
-/** What the proxy knows of an answer when its head arrives. */
-export interface ExchangeHead {
+/** A proxied call as the recorder first sees it: the request, and its answer's head (the body follows). */
+export interface ProxiedCallHead {
   readonly method: string
   readonly url: URL
   readonly requestHeaders: Headers
@@ -33,7 +33,7 @@ const LEFT_OUT = new Set(['content-length', 'transfer-encoding', 'connection', '
 const SUMMARY_LIMIT = 200
 
 /** The route file's text and, when the body goes beside it, the body file's bytes. */
-export function routeFileOf(head: ExchangeHead, body: AnswerBody, name: RecordingName, template: string, view: Redactor, at: Date, limit: number): { json: string; body: Uint8Array | undefined } {
+export function routeFileOf(head: ProxiedCallHead, body: AnswerBody, name: RecordingName, template: string, view: Redactor, at: Date, limit: number): { json: string; body: Uint8Array | undefined } {
   const notes = head.note === undefined ? [] : [head.note]
   const type = headerOf(head, 'content-type') ?? ''
   let recorded = body.kind === 'too-large' ? ({ body: { kind: 'none', note: `the body (${body.size} bytes) was larger than ${limit / 1024 / 1024} MB, so only the head was recorded` }, decoded: false } as const) : recordedBody(body.bytes, type, headerOf(head, 'content-encoding'), view)
@@ -70,6 +70,6 @@ export function routeFileOf(head: ExchangeHead, body: AnswerBody, name: Recordin
 }
 
 /** The first value of a header of the answer. */
-function headerOf(head: ExchangeHead, name: string): string | undefined {
+function headerOf(head: ProxiedCallHead, name: string): string | undefined {
   return head.headers.find(([header]) => header === name)?.[1]
 }

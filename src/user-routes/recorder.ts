@@ -1,5 +1,5 @@
 /**
- * `--record DIR`: each proxied exchange becomes a route file in DIR, one per method and path
+ * `--record DIR`: each proxied call becomes a route file in DIR, one per method and path
  * template (record-names.ts), written once the answer's body has ended (record-file.ts). The
  * recorder sees the body as it streams past on its way to the client and keeps at most what it
  * will write: a body over the limit is recorded as its head and a note. An answer that stops
@@ -18,13 +18,13 @@ import { ConfigError } from '../kernel/errors.js'
 import type { Logger } from '../kernel/logger.js'
 import type { Redactor } from '../kernel/redact.js'
 import { RECORD_LIMIT, RECORDINGS_KEPT } from './constants.js'
-import { type AnswerBody, type ExchangeHead, routeFileOf } from './record-file.js'
+import { type AnswerBody, type ProxiedCallHead, routeFileOf } from './record-file.js'
 import { recordingName, templateOfPath } from './record-names.js'
 import { METHODS } from './schema.js'
 
-export type { ExchangeHead } from './record-file.js'
+export type { ProxiedCallHead } from './record-file.js'
 
-/** What `--record` did with one proxied exchange (`emu.userRoutes.recorded()`). */
+/** What `--record` did with one proxied call (`emu.userRoutes.recorded()`). */
 export interface Recording {
   readonly method: string
   /** The route's path template (`/integration/api/pools/{poolId}`). */
@@ -75,8 +75,8 @@ export class Recorder {
     }
   }
 
-  /** Starts recording an exchange whose head has arrived; its body follows through the sink. */
-  begin(head: ExchangeHead): RecordingSink {
+  /** Starts recording a proxied call whose answer's head has arrived; its body follows through the sink. */
+  begin(head: ProxiedCallHead): RecordingSink {
     const announced = Number(head.headers.find(([name]) => name === 'content-length')?.[1] ?? Number.NaN)
     let chunks: Uint8Array[] | undefined = announced > RECORD_LIMIT ? undefined : []
     let size = 0
@@ -118,7 +118,7 @@ export class Recorder {
     this.#done = []
   }
 
-  #commit(head: ExchangeHead, body: AnswerBody): void {
+  #commit(head: ProxiedCallHead, body: AnswerBody): void {
     const { template } = templateOfPath(head.url.pathname)
     if (!(METHODS as readonly string[]).includes(head.method)) {
       this.#report(head, { method: head.method, path: template, status: head.status, file: undefined, outcome: 'not-recorded', reason: `a route takes ${METHODS.join(', ')}` })
@@ -136,7 +136,7 @@ export class Recorder {
     })
   }
 
-  async #write(head: ExchangeHead, body: AnswerBody, template: string, name: ReturnType<typeof recordingName>, at: Date): Promise<void> {
+  async #write(head: ProxiedCallHead, body: AnswerBody, template: string, name: ReturnType<typeof recordingName>, at: Date): Promise<void> {
     const recording = { method: head.method, path: template, status: head.status, file: name.json }
     try {
       const older = await this.#statusOf(name.json)
@@ -178,7 +178,7 @@ export class Recorder {
     await rename(temporary, path)
   }
 
-  #report(head: ExchangeHead, recording: Recording): void {
+  #report(head: ProxiedCallHead, recording: Recording): void {
     this.#done.push(recording)
     if (this.#done.length > RECORDINGS_KEPT) this.#done.splice(0, this.#done.length - RECORDINGS_KEPT)
     const line = `--record: ${head.method} ${this.#redact.foreign(head.requestHeaders).path(head.url)} -> ${recording.status}`

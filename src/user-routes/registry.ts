@@ -12,7 +12,7 @@ import type { KernelServices } from '../kernel/domain.js'
 import type { Logger } from '../kernel/logger.js'
 import type { RouteInfo } from '../kernel/kernel.js'
 import type { RouteDefinition, RouteDoc } from '../kernel/route.js'
-import { type Declaration, type DeclareKit, type Replaced, type UserRouteEntry, declare } from './declare.js'
+import { type Declaration, type DeclarationDeps, type Replaced, type UserRouteEntry, declare } from './declare.js'
 import type { Resource } from './resources.js'
 import type { RoutesDocument, RoutesDocumentInput } from './schema.js'
 import { type RoutesInput, type RoutesSource, routeSources } from './sources.js'
@@ -21,7 +21,7 @@ const NOTHING: Replaced = { ids: new Set(), resources: new Set() }
 
 export class RouteRegistry {
   readonly #kernel: KernelServices
-  readonly #kit: Omit<DeclareKit, 'replaces'>
+  readonly #deps: Omit<DeclarationDeps, 'replaces'>
   readonly #logger: Logger
   #started: Declaration[] = []
   #added: Declaration[] = []
@@ -33,10 +33,10 @@ export class RouteRegistry {
   /** Documents given in code or over the control plane so far (they are named `inline routes #N`). */
   #inline = 0
 
-  constructor(kernel: KernelServices, kit: Omit<DeclareKit, 'taken' | 'isUsers' | 'resourceNames' | 'replaces'>) {
+  constructor(kernel: KernelServices, deps: Omit<DeclarationDeps, 'taken' | 'isUsers' | 'resourceNames' | 'replaces'>) {
     this.#kernel = kernel
-    this.#logger = kit.logger
-    this.#kit = { ...kit, taken: () => kernel.routes(), isUsers: (id) => this.#ids.has(id), resourceNames: () => new Set(this.#resources.keys()) }
+    this.#logger = deps.logger
+    this.#deps = { ...deps, taken: () => kernel.routes(), isUsers: (id) => this.#ids.has(id), resourceNames: () => new Set(this.#resources.keys()) }
   }
 
   /** The routes served now, in the order they were declared. */
@@ -53,7 +53,7 @@ export class RouteRegistry {
     const sources = routeSources(inputs)
     this.#inline = sources.filter((s) => s.dir === undefined).length
     for (const source of sources) {
-      const declaration = declare(source, { ...this.#kit, replaces: () => NOTHING })
+      const declaration = declare(source, { ...this.#deps, replaces: () => NOTHING })
       await seed(declaration)
       this.#started.push(declaration)
       this.#changed()
@@ -67,7 +67,7 @@ export class RouteRegistry {
   async add(document: RoutesDocumentInput): Promise<RouteInfo[]> {
     const source: RoutesSource = { name: `inline routes #${++this.#inline}`, dir: undefined, data: document }
     let replaced = NOTHING
-    const declaration = declare(source, { ...this.#kit, replaces: (parsed) => (replaced = this.#replacedBy(parsed)) })
+    const declaration = declare(source, { ...this.#deps, replaces: (parsed) => (replaced = this.#replacedBy(parsed)) })
     await seed(declaration)
     this.#added.push(declaration)
     this.#changed()

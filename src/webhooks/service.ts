@@ -7,7 +7,7 @@
 import type { Clock } from '../kernel/clock.js'
 import { DEFAULT_WAIT_MS } from '../kernel/constants.js'
 import { ConflictError, FixtureError, NotFoundError } from '../kernel/errors.js'
-import type { FixtureSection, Sourced } from '../kernel/fixtures.js'
+import type { FixtureRecord, FixtureSection } from '../kernel/fixtures.js'
 import { type SettingsTree, readSection } from '../kernel/settings.js'
 import { parseBody } from '../kernel/validation.js'
 import { type Execution, ExecutionLog, type ExecutionPredicate } from './executions.js'
@@ -70,7 +70,7 @@ export class WebhookService {
     })
   }
 
-  async load(fixtures: readonly Sourced<WebhookFixture>[]): Promise<void> {
+  async load(fixtures: readonly FixtureRecord<WebhookFixture>[]): Promise<void> {
     const records = fixtures.map((fixture) => {
       const id = fixture.value.id ?? fixture.value.name
       if (!TOKEN.test(id)) {

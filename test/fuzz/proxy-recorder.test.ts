@@ -107,7 +107,7 @@ const path = fc
   .map(([start, parts]) => `${start}${parts.map((p) => (/^[\x21-\x7e]*$/.test(p) && !/[?#\\]/.test(p) ? p : encodeURIComponent(p))).join('/')}`)
 const query = fc.array(fc.oneof(fc.tuple(secretName, secretValue), fc.tuple(plainName, fc.string({ unit: fc.constantFrom('a', '1', ' ', '&'), maxLength: 5 }))), { maxLength: 3 })
 
-const exchange = fc.record({
+const proxiedCall = fc.record({
   method: fc.constantFrom('GET', 'GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'),
   path,
   query,
@@ -122,14 +122,14 @@ const exchange = fc.record({
     echo: fc.boolean(),
   }),
 })
-const calls = fc.array(exchange, { minLength: 1, maxLength: 4 })
-type Exchange = typeof exchange extends fc.Arbitrary<infer E> ? E : never
+const calls = fc.array(proxiedCall, { minLength: 1, maxLength: 4 })
+type ProxiedCall = typeof proxiedCall extends fc.Arbitrary<infer E> ? E : never
 
 // --- The property ----------------------------------------------------------------------------------
 
 let seq = 0
 
-function wireOf(call: Exchange, id: string): Wire {
+function wireOf(call: ProxiedCall, id: string): Wire {
   const q = call.query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')
   const hasBody = call.method === 'POST' || call.method === 'PUT' || call.method === 'PATCH'
   return {

@@ -41,13 +41,14 @@ const JSON_TYPE: [string, string] = ['content-type', 'application/json']
 /** Sends `wire` to a fresh emulator, expects it answered, and fails if a refused request (4xx, 5xx) changed what is yours. */
 async function sendStoringNothingRefused(h: Harness, wire: Wire): Promise<void> {
   await fresh(h)
-  const before = yours(h)
+  const before = userRoutesSnapshot(h)
   const outcome = await send(h, wire)
   expectAnswered(h, wire, outcome)
-  if (outcome.status >= 400 && yours(h) !== before) throw new OracleFailure(`STORED FROM A REFUSED REQUEST: ${describeOutcome(outcome)}\n  request: ${describeWire(h, wire)}`, `STORED FROM A REFUSED ${wire.method}`)
+  if (outcome.status >= 400 && userRoutesSnapshot(h) !== before) throw new OracleFailure(`STORED FROM A REFUSED REQUEST: ${describeOutcome(outcome)}\n  request: ${describeWire(h, wire)}`, `STORED FROM A REFUSED ${wire.method}`)
 }
 
-function yours(h: Harness): string {
+/** Your routes and every resource's records, as one text to compare. */
+function userRoutesSnapshot(h: Harness): string {
   return JSON.stringify({ routes: h.emu.userRoutes.list(), records: h.emu.resources.list().map((r) => [r.name, h.emu.resources.get(r.name).list()]) })
 }
 
@@ -209,13 +210,13 @@ contract(
     it(`adds or refuses ${documents} generated route documents whole, and what it adds answers`, { timeout: timeoutFor(documents, 80) }, async () => {
       await fuzz(`POST /__svc-mock/routes [${h.kind}]`, documents, documentSpec, async (spec) => {
         await fresh(h)
-        const before = yours(h)
+        const before = userRoutesSnapshot(h)
         const wire: Wire = { method: 'POST', path: '/__svc-mock/routes', headers: [JSON_TYPE], body: documentBody(spec) }
         const outcome = await send(h, wire)
         expectAnswered(h, wire, outcome)
         const request = describeWire(h, wire)
         if (outcome.status !== 201 && outcome.status !== 400) throw new OracleFailure(`ROUTES: expected 201 or 400, got ${describeOutcome(outcome)}\n  request: ${request}`, `ROUTES -> ${outcome.status}`)
-        if (outcome.status === 400 && yours(h) !== before) throw new OracleFailure(`REFUSED, YET ADDED: ${describeOutcome(outcome)}\n  request: ${request}`, 'REFUSED, YET ADDED')
+        if (outcome.status === 400 && userRoutesSnapshot(h) !== before) throw new OracleFailure(`REFUSED, YET ADDED: ${describeOutcome(outcome)}\n  request: ${request}`, 'REFUSED, YET ADDED')
         if (outcome.status === 201) {
           const added = JSON.parse(outcome.text) as Array<{ id: string; method: string; path: string }>
           for (const [index, one] of added.entries()) {
@@ -230,7 +231,7 @@ contract(
           }
         }
         await fresh(h)
-        if (yours(h) !== before) throw new OracleFailure(`RESET KEPT A RUN-TIME ADDITION\n  after: ${request}`, 'RESET KEPT AN ADDITION')
+        if (userRoutesSnapshot(h) !== before) throw new OracleFailure(`RESET KEPT A RUN-TIME ADDITION\n  after: ${request}`, 'RESET KEPT AN ADDITION')
         await expectHealthy(h, request)
       })
     })
@@ -240,7 +241,7 @@ contract(
       await fuzz(`/__svc-mock/resources [${h.kind}]`, controls, resourceWire, async (wire) => {
         await sendStoringNothingRefused(h, wire)
         await fresh(h)
-        if (yours(h) !== JSON.stringify({ routes: h.emu.userRoutes.list(), records: [['pools', [{ id: 'p-1', name: 'SAP ECC' }, { id: 2, name: 'Salesforce' }]]] })) {
+        if (userRoutesSnapshot(h) !== JSON.stringify({ routes: h.emu.userRoutes.list(), records: [['pools', [{ id: 'p-1', name: 'SAP ECC' }, { id: 2, name: 'Salesforce' }]]] })) {
           throw new OracleFailure(`RESET DID NOT RESTORE THE RECORDS\n  after: ${describeWire(h, wire)}`, 'RESET DID NOT RESTORE')
         }
       })

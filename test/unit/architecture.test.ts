@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src')
-const DOMAINS = ['auth', 'versions', 'webhooks', 'user-routes', 'control'] as const
+const DOMAINS = ['auth', 'versions', 'webhooks', 'user-routes', 'control', 'teams'] as const
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -31,6 +31,25 @@ function importsOf(file: string): Import[] {
   return specifiers.map((spec) => ({ from: relative(SRC, file), to: relative(SRC, resolve(dirname(file), spec)).replace(/\.js$/, '.ts') }))
 }
 
+/** The relative imports of a source file that load a module when it loads: static, not type-only, not import(). */
+function staticImportsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8')
+  const specifiers = [...text.matchAll(/^(?:(?:import|export)(?!\s+type\b)[^;'(]*?from\s*|import\s*)'(\.[^']+)'/gm)].map((m) => m[1] ?? '')
+  return specifiers.map((spec) => relative(SRC, resolve(dirname(file), spec)).replace(/\.js$/, '.ts'))
+}
+
+/** Every source file that loads when `entry` loads. */
+function loadedWith(entry: string): Set<string> {
+  const loaded = new Set<string>()
+  const visit = (file: string): void => {
+    if (loaded.has(file)) return
+    loaded.add(file)
+    for (const next of staticImportsOf(join(SRC, file))) visit(next)
+  }
+  visit(entry)
+  return loaded
+}
+
 const top = (path: string): string => path.split('/')[0] ?? ''
 
 const all = files(SRC).flatMap(importsOf)
@@ -44,6 +63,16 @@ describe('the house', () => {
   it.each(DOMAINS)('%s is entered only through its index', (domain) => {
     const deep = all.filter((i) => top(i.to) === domain && top(i.from) !== domain && i.to !== `${domain}/index.ts`)
     expect(deep.map((i) => `${i.from} -> ${i.to}`)).toEqual([])
+  })
+
+  it('a server that makes no team never loads the code that makes teams: only import() reaches it', () => {
+    const making = ['teams/registry.ts', 'teams/launch.ts', 'teams/body.ts']
+    expect(making.filter((file) => !all.some((i) => i.to === file))).toEqual([])
+    for (const entry of ['adapters/server.ts', 'index.ts', 'cli/main.ts']) {
+      const loaded = loadedWith(entry)
+      expect(loaded.has('teams/index.ts'), entry).toBe(true)
+      expect(making.filter((file) => loaded.has(file)), entry).toEqual([])
+    }
   })
 
   it('the kernel imports nothing outside the kernel', () => {

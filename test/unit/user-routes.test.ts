@@ -13,7 +13,7 @@ import { CONTROL_PREFIX } from '../../src/control/index.js'
 import { RESERVED_PREFIX } from '../../src/user-routes/index.js'
 import { compileJson, compileString, render } from '../../src/user-routes/placeholders.js'
 import { looksLikeId, templateOfPath } from '../../src/user-routes/record-names.js'
-import { type ExchangeHead, Recorder } from '../../src/user-routes/recorder.js'
+import { type ProxiedCallHead, Recorder } from '../../src/user-routes/recorder.js'
 import { ClashIndex, parseTemplate, placed } from '../../src/user-routes/template.js'
 
 describe('path templates', () => {
@@ -103,7 +103,7 @@ describe('a recording\'s path templates', () => {
 })
 
 describe('the recorder', () => {
-  const head = (headers: Array<[string, string]>): ExchangeHead => ({ method: 'GET', url: new URL('http://team.invalid/a'), requestHeaders: new Headers(), status: 200, headers })
+  const head = (headers: Array<[string, string]>): ProxiedCallHead => ({ method: 'GET', url: new URL('http://team.invalid/a'), requestHeaders: new Headers(), status: 200, headers })
   const dirs: string[] = []
   const recorder = (): Recorder => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-mock-recorder-unit-'))

@@ -9,7 +9,7 @@ import { KeyObject, sign } from 'node:crypto'
 import { type CryptoKey, type JWK, calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK } from 'jose'
 import * as z from 'zod'
 import { JsonValue } from '../../kernel/json.js'
-import type { FixtureSection, Sourced } from '../../kernel/fixtures.js'
+import type { FixtureRecord, FixtureSection } from '../../kernel/fixtures.js'
 import { FixtureError } from '../../kernel/errors.js'
 import { TOKEN_ALGORITHMS, type TokenAlgorithm } from '../settings.js'
 
@@ -54,7 +54,7 @@ export class SigningKeys {
   readonly #ready: SigningKey[] = []
 
   /** Imports the keys pinned by fixtures (a bad key names its file and path). */
-  async load(pinned: readonly Sourced<SigningKeyFixture>[]): Promise<void> {
+  async load(pinned: readonly FixtureRecord<SigningKeyFixture>[]): Promise<void> {
     for (const { value, file, path } of pinned) {
       const promise = importPinned(value).catch((error: unknown) => {
         throw new FixtureError(file, `${path}.privateJwk`, `is not a usable ${value.alg} private key (${error instanceof Error ? error.message : String(error)})`)

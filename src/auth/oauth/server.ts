@@ -5,7 +5,7 @@
  * codes and refresh tokens come from its own seeded generator, so runs are repeatable.
  */
 import type { Clock } from '../../kernel/clock.js'
-import type { Sourced } from '../../kernel/fixtures.js'
+import type { FixtureRecord } from '../../kernel/fixtures.js'
 import type { SeededIds } from '../../kernel/ids.js'
 import { json, type Reply } from '../../kernel/reply.js'
 import type { RequestContext, RouteDefinition } from '../../kernel/route.js'
@@ -104,7 +104,7 @@ export class OAuthServer {
    * Loads the fixtures' clients and pinned keys. Signing keys are made on first use, not here:
    * making one in the background at start measurably delayed the first answers on a small machine.
    */
-  async load(clients: readonly Sourced<OAuthClient>[], keys: readonly Sourced<SigningKeyFixture>[]): Promise<void> {
+  async load(clients: readonly FixtureRecord<OAuthClient>[], keys: readonly FixtureRecord<SigningKeyFixture>[]): Promise<void> {
     await this.keys.load(keys)
     this.clients.clients.seed(clients.map((c) => c.value))
   }

@@ -1,6 +1,7 @@
 /**
  * Journaling an answered request: the pipeline's last step. It hands the journal the raw parts of
- * the exchange and, when logging is on, logs the line read from that record (journal-entry.ts).
+ * the request and its answer and, when logging is on, logs the line read from that record
+ * (journal-entry.ts).
  */
 import type { Clock } from './clock.js'
 import type { Journal, Transport } from './journal.js'
@@ -10,8 +11,8 @@ import type { IncomingRequest } from './request.js'
 import type { RequestContext, RouteDefinition } from './route.js'
 import type { NearMiss } from './unmatched.js'
 
-/** One request and what the pipeline knows of it once it is answered. */
-export interface Exchange {
+/** One request and what the pipeline knows of it once it is answered (the answer itself is the `Reply`). */
+export interface AnsweredRequest {
   readonly request: IncomingRequest
   readonly transport: Transport
   /** The route's id, or `unmatched`. */
@@ -25,21 +26,21 @@ export interface Exchange {
   readonly nearMiss?: NearMiss | undefined
 }
 
-/** Records an answered exchange in the journal and logs it. */
-export function recordExchange(services: { readonly journal: Journal; readonly logger: Logger; readonly clock: Clock }, reply: Reply, exchange: Exchange): void {
+/** Records an answered request in the journal and logs it. */
+export function recordAnswered(services: { readonly journal: Journal; readonly logger: Logger; readonly clock: Clock }, reply: Reply, answered: AnsweredRequest): void {
   const { journal, logger, clock } = services
-  const { request, definition, ctx } = exchange
+  const { request, definition, ctx } = answered
   const failed = reply.fault !== undefined && reply.fault !== 'cut-body'
   const record = {
-    receivedAt: exchange.receivedAt,
-    route: exchange.routeId,
+    receivedAt: answered.receivedAt,
+    route: answered.routeId,
     method: request.method,
     url: request.url.href,
     status: failed ? 0 : reply.status,
     identity: ctx?.identity ?? null,
-    scenarios: exchange.scenarios,
-    durationMs: clock.now() - exchange.receivedAt,
-    transport: exchange.transport,
+    scenarios: answered.scenarios,
+    durationMs: clock.now() - answered.receivedAt,
+    transport: answered.transport,
     requestHeaders: request.headers,
     requestBody: ctx?.journalBody,
     responseHeaders: failed ? undefined : reply.headers,
@@ -47,7 +48,7 @@ export function recordExchange(services: { readonly journal: Journal; readonly l
     secretResponse: definition?.secretResponse === true,
     foreign: definition?.foreign === true,
     requestBytes: request.body?.kept(),
-    nearMiss: exchange.nearMiss,
+    nearMiss: answered.nearMiss,
   }
   journal.record(record)
   if (logger.format !== 'silent') logger.request(journal.line(record))
