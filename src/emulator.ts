@@ -10,6 +10,7 @@ import { DOMAINS, type DomainApis, SETTINGS_SECTIONS } from './domains.js'
 import type { EmulatorCore, EmulatorOptions, EmulatorState, EmulatorUrls, ScenarioTargets } from './emulator-api.js'
 import { resolveOptions } from './emulator-options.js'
 import { createKernel } from './kernel/kernel.js'
+import type { SavedStateDocument } from './kernel/saved.js'
 import { type RunInputs, readRunInputs } from './run-inputs.js'
 import { VERSION } from './version.js'
 
@@ -27,7 +28,7 @@ export interface EmulatorHost {
 
 /** Builds an emulator without any transport (the adapters add theirs). */
 export async function buildEmulator(options: EmulatorOptions = {}, host: EmulatorHost = {}): Promise<EmulatorCore> {
-  const { urls, seed, idSeed, clock, logger, journalSize } = resolveOptions(options)
+  const { urls, seed, idSeed, clock, logger, journalSize, state } = resolveOptions(options)
   const run = host.run ?? readRunInputs(options)
   return await createKernel<EmulatorOptions, EmulatorUrls, EmulatorState, ScenarioTargets, DomainApis>({
     urls, seed, idSeed, clock, logger, journalSize,
@@ -36,6 +37,7 @@ export async function buildEmulator(options: EmulatorOptions = {}, host: Emulato
     settingsSections: SETTINGS_SECTIONS,
     options, settings: options.settings ?? {}, fixtures: run.fixtures, scenarios: run.scenarios, startup: options.scenarios ?? [],
     routeList: `GET ${urls.base}${CONTROL_PREFIX}/routes`,
+    ...(state === undefined ? {} : { state: state as SavedStateDocument }),
     // The generator (and zod's JSON Schema conversion) and the routes' documentation load only when a document is asked for.
     document: async (documented) => (await import('./openapi.js')).openApiDocument({ ...documented, urls, version: VERSION }),
   })
