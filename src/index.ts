@@ -35,6 +35,8 @@ export type {
   InlineFixtures,
   JournalApi,
   RouteInfo,
+  SavedState,
+  ImportSummary,
   ScenarioActivation,
   ScenarioName,
   ScenarioSpec,

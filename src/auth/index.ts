@@ -23,6 +23,7 @@ import { AUTH_FLAGS, type AuthOptions, authBaseSettings } from './options.js'
 import { AuthSettings } from './settings.js'
 import { probeRoutes } from './probes.js'
 import { TEAM_PATH, type Team, type TeamInput, teamSection, whoAmI } from './team.js'
+import type { SavedAuthInput } from './saved.js'
 
 export type { AuthApi, AuthState, ApiKeysApi, CreatedApiKey, UserInfo, UsersApi } from './api.js'
 export type { ApiKeyFixture, ApiKeyInput, UserInput } from './directory.js'
@@ -76,6 +77,7 @@ export interface AuthDomain extends Domain<AuthApi, AuthState> {
 export const authSchemas: DomainSchemas = {
   settings: { name: 'auth', schema: AuthSettings },
   fixtures: [teamSection, usersSection, apiKeysSection, oauthClientsSection, signingKeysSection],
+  saved: async () => (await import('./saved.js')).SavedAuth,
 }
 
 /** Body and query fields of OAuth requests and answers that hold secrets. */
@@ -86,6 +88,7 @@ export interface AuthInputs {
   readonly fixtures: AuthFixtures
   readonly settings: AuthSettingsInput
   readonly targets: AuthTargets
+  readonly saved: SavedAuthInput
 }
 
 export const authDomain: DomainModule<'auth', AuthOptions, AuthDomain, AuthInputs> = {
@@ -142,6 +145,7 @@ function defineAuth(kernel: KernelServices, urls: { auth: string; base: string }
     }),
     credentials: (): CredentialInfo[] => credentials(directory, server),
     examples: () => tokenExamples(server, `${urls.auth}${TOKEN_PATH}`),
+    saved: async () => (await import('./saved.js')).savedAuth({ directory, server, gate, authUrl: urls.auth }),
     reset: async () => {
       gate.reset()
       directory.reset()

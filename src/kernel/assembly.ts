@@ -18,7 +18,7 @@ import type { SettingsTree } from './settings.js'
 export interface AssembledPart {
   readonly name: string
   readonly schema: z.ZodType
-  readonly part: SavedPart<unknown>
+  readonly part: SavedPart
   /** Its routes as it serves them now. */
   routes(): readonly RouteDefinition[]
   readonly targets: readonly ScenarioTarget[]

@@ -88,7 +88,7 @@ export interface Domain<Api extends object = object, State extends object = obje
    * Its part of a saved state, made with import() when first needed: writing it and loading one
    * (the schema is the module's `schemas.saved`). A domain with a `reset()` keeps state, and must have one.
    */
-  saved?(): Promise<SavedPart<unknown>>
+  saved?(): Promise<SavedPart>
   /** Back to the fixtures. The synchronous part runs before the scenarios are reset. */
   reset?(): Promise<void>
   /** Finishes what it has in flight (a file being written) before the emulator closes. */

@@ -115,6 +115,11 @@ export class KeyedStore<S extends z.ZodType<object>> {
     return this.#seeded.has(key)
   }
 
+  /** The keys of the seed's records, in order. */
+  seededKeys(): string[] {
+    return [...this.#seeded.keys()]
+  }
+
   /**
    * The seed with these changes applied (records the schema made already: a checked saved
    * state's), made the baseline.

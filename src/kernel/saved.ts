@@ -9,7 +9,6 @@
 import type * as z from 'zod'
 import type { ClockMode, ClockState } from './clock.js'
 import { ControlError } from './errors.js'
-import type { JsonValue } from './json.js'
 import type { RouteRef } from './route.js'
 import type { SavedActivation } from './scenarios/engine.js'
 
@@ -78,17 +77,18 @@ export interface PreparedPart {
 }
 
 /**
- * A domain's part of a saved state. `Part`: what its schema makes of the part (the document's
- * JSON, checked). Writing is synchronous, so a document is one snapshot taken between two requests.
+ * A domain's part of a saved state, for the part's schema `S` (its `schemas.saved`). Writing is
+ * synchronous, so a document is one snapshot taken between two requests.
  */
-export interface SavedPart<Part = never> {
-  /** The part as it is now: JSON, its schema's input. */
-  save(): JsonValue
+export interface SavedPart<S extends z.ZodType = z.ZodType> {
+  /** The part as it is now, as the document holds it (JSON: the schema's input). */
+  save(): z.input<S>
   /**
-   * Checks the part against this emulator (a collision with the fixtures, a dangling reference:
-   * `context.problem(path, rule)`) and makes what takes time, changing nothing.
+   * Checks the part (as the schema made it) against this emulator (a collision with the
+   * fixtures, a dangling reference: `context.problem(path, rule)`) and makes what takes time,
+   * changing nothing.
    */
-  prepare(part: Part, context: ImportContext): Promise<PreparedPart>
+  prepare(part: z.output<S>, context: ImportContext): Promise<PreparedPart>
 }
 
 /** A part's schema, loaded when first needed (a domain module's `schemas.saved`). */
