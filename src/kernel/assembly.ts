@@ -69,6 +69,7 @@ export function assemble<Options extends object>(modules: readonly DomainModule<
     return domain
   }
   const domains = modules.map((module) => use(module as DomainModule<string, never>))
+  modules.forEach((module, index) => checkSaved(module, domains[index]))
   const sections = modules.flatMap((module) => module.schemas.fixtures)
   let loaded: ReadonlyMap<string, readonly { value: unknown }[]> = new Map()
   let digest: string | undefined
@@ -104,6 +105,19 @@ export function assemble<Options extends object>(modules: readonly DomainModule<
     close: async () => void (await Promise.all(domains.map((d) => d.close?.()))),
     docs: async () => Object.assign({}, ...(await Promise.all(domains.map(async (d) => (await d.docs?.()) ?? {})))),
   }
+}
+
+/**
+ * A domain that keeps state (it has a `reset()`) declares its part of a saved state, schema and
+ * part both: one that forgot would be left out of every document, silently.
+ */
+function checkSaved(module: DomainModule<string, never>, domain: Domain | undefined): void {
+  const schema = module.schemas.saved !== undefined
+  const part = domain?.saved !== undefined
+  if (domain?.reset !== undefined && !part) {
+    throw new Error(`Domain "${module.name}" keeps state (it has reset()) but declares no part of a saved state: give its record saved() and its module schemas.saved (docs/architecture.md, "Saved states").`)
+  }
+  if (schema !== part) throw new Error(`Domain "${module.name}" declares ${schema ? 'schemas.saved but no saved()' : 'saved() but no schemas.saved'}: a part of a saved state needs both.`)
 }
 
 /** sha256 of the fixture records by section, in order: the same fixtures give the same digest, however they were read. */
