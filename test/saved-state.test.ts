@@ -134,6 +134,23 @@ describe('saved states, in-process', () => {
     expect(await readAll(h)).toEqual(before)
   })
 
+  it('createEmulator({ state }) starts from a saved state (its JSON text too), with its seed and clock; a bad one is the state option\'s ConfigError naming the member', async () => {
+    const emu = await createEmulator({ ...manual, seed: 42 })
+    await emu.clock.advance(86_400_000)
+    await emu.oauth.clients.create({ name: 'kept', grantType: 'client_credentials', authMethod: 'client_secret_basic', clientId: 'kept-client' })
+    const text = JSON.stringify(await emu.exportState())
+    const started = await createEmulator({ state: text })
+    expect([started.seed, started.clock.state(), started.oauth.clients.get('kept-client')?.name]).toEqual([42, emu.clock.state(), 'kept'])
+    await started.clock.advance(1000)
+    await started.reset()
+    expect(started.clock.state()).toEqual(emu.clock.state())
+    const colliding = JSON.parse(text) as SavedState
+    const client = colliding.auth?.oauthClients?.added?.[0]
+    if (client) client.clientId = 'ci-client'
+    await expect(createEmulator({ state: colliding })).rejects.toMatchObject({ code: 'ERR_CONFIG', option: 'state', message: expect.stringContaining('member auth.oauthClients.added[0].clientId') })
+    await expect(createEmulator({ state: '{' })).rejects.toMatchObject({ option: 'state', message: expect.stringContaining('is not JSON') })
+  })
+
   it('cannot save a route added in code that answers with a function, and says which', async () => {
     const emu = await createEmulator(manual)
     await emu.userRoutes.add({ routes: [{ id: 'pools.computed', method: 'GET', path: '/integration/api/computed', resolve: () => new Response('computed') }] })

@@ -25,6 +25,14 @@ export const SERVER_FLAGS: readonly Flag<ServerOptions>[] = [
   { name: 'tls-cert', env: 'SVC_MOCK_TLS_CERT', option: 'https.cert', placeholder: 'FILE', example: 'cert.pem', echo: true, help: 'serve HTTPS with your own certificate (PEM)', parse: fileText },
   { name: 'tls-key', env: 'SVC_MOCK_TLS_KEY', option: 'https.key', placeholder: 'FILE', example: 'key.pem', echo: true, help: 'its private key (PEM, unencrypted)', parse: fileText },
   {
+    name: 'export-on-exit',
+    env: 'SVC_MOCK_EXPORT_ON_EXIT',
+    option: 'exportOnExit',
+    placeholder: 'FILE',
+    example: 'state.json',
+    help: 'write a saved state to FILE when the server stops (SIGINT, SIGTERM, the end of\nexec), atomically; --import FILE starts from it (docs/state.md)',
+  },
+  {
     name: 'teams',
     env: 'SVC_MOCK_TEAMS',
     option: 'teams',

@@ -18,6 +18,7 @@ import { type Logger, createLogger } from '../kernel/logger.js'
 import { readRunInputs, withFixtures } from '../run-inputs.js'
 import { DEFAULT_HOST, DEFAULT_MAX_TEAMS, DEFAULT_PORT, MAIN_TEAM, MAX_TEAMS_LIMIT, REQUEST_TIMEOUT_MS } from './constants.js'
 import { withFetch } from './fetch.js'
+import { checkStateFile, saveOnExit } from './state-file.js'
 import { clientErrorListener } from './client-error.js'
 import { type RequestListener, connectListener, requestListener } from './node-http.js'
 import { type Launch, TeamRegistry, type TeamsApi, platformTeamRecord } from './teams.js'
@@ -50,6 +51,11 @@ export interface ServerOptions<Custom extends string = string> extends Omit<Emul
   teams?: number
   /** How many teams may run beside the main one; one more is refused (429). Default 1000. */
   maxTeams?: number
+  /**
+   * Write a saved state (`emu.exportState()`) to this file when the server closes, atomically
+   * (docs/state.md): what the state was when `close()` began. Its folder must exist.
+   */
+  exportOnExit?: string
 }
 
 export interface RunningServer<Custom extends string = never> {
@@ -87,6 +93,7 @@ export async function startServer<Custom extends string = never>(options: Server
   const requestTimeout = wholeNumber('requestTimeoutMs', options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS, 1)
   const maxTeams = wholeNumber('maxTeams', options.maxTeams ?? DEFAULT_MAX_TEAMS, 0, MAX_TEAMS_LIMIT)
   const teamsAtStart = wholeNumber('teams', options.teams ?? 0, 0, maxTeams)
+  const exportOnExit = options.exportOnExit === undefined ? undefined : checkStateFile(options.exportOnExit)
 
   // Read and checked once: every team is seeded from the same documents and catalogue.
   const run = readRunInputs(options)
@@ -104,8 +111,10 @@ export async function startServer<Custom extends string = never>(options: Server
     })
     const teamSeed = input.seed ?? options.seed ?? 1
     try {
+      // A team never starts from the run's saved state (`state`), nor writes one.
+      const { state: _runState, exportOnExit: _runFile, ...runOptions } = options
       const teamOptions = {
-        ...options,
+        ...runOptions,
         origin: opened.url,
         name,
         seed: teamSeed,
@@ -134,7 +143,12 @@ export async function startServer<Custom extends string = never>(options: Server
 
   let closing: Promise<void> | undefined
   const close = (): Promise<void> => {
-    closing ??= teams.closeAll().then(() => listening.close(new ServerClosingError()))
+    closing ??= (async () => {
+      const saved = exportOnExit === undefined ? undefined : await saveOnExit(emulator, exportOnExit, logger)
+      await teams.closeAll()
+      await listening.close(new ServerClosingError())
+      if (saved instanceof Error) throw saved
+    })()
     return closing
   }
   try {

@@ -1,8 +1,8 @@
 /**
  * The control plane, `/__svc-mock/` on `{base_url}`: everything a test or QA needs over HTTP, as
  * thin translations of the in-process emulator's methods of the same names. Its own operations
- * (health, the route list, reset, scenarios, clock, journal, teams, the state and live events, the
- * local CA, the dashboard's files) and those each domain declares (`Domain.control`), all mounted
+ * (health, the route list, reset, scenarios, clock, journal, teams, the state and live events,
+ * saved states, the local CA, the dashboard's files) and those each domain declares (`Domain.control`), all mounted
  * here the same way. It never needs a credential and no scenario ever shapes it; bad bodies
  * answer 400 naming the field.
  */
@@ -15,6 +15,7 @@ import { dashboardRoutes } from './dashboard.js'
 import { eventRoutes } from './events.js'
 import { allowedHosts } from './guard.js'
 import { mounted } from './route.js'
+import { stateRoutes } from './state.js'
 import { type TeamHost, teamsRoutes } from './teams.js'
 
 export { CONTROL_PREFIX } from '../kernel/control.js'
@@ -35,7 +36,7 @@ export function controlDomain(teams?: TeamHost): DomainModule<'control', Emulato
       const targetNames = defined.flatMap((d) => d.targets ?? []).map((t) => t.name)
       const base = address('base')
       const hosts = allowedHosts([address('auth'), base, address('webhook')])
-      const routes = [...coreRoutes(emulator, targetNames), ...parts.flatMap((part) => part.routes), ...teamsRoutes(base, teams), ...eventRoutes(emulator), ...caRoutes(), ...dashboardRoutes()]
+      const routes = [...coreRoutes(emulator, targetNames), ...parts.flatMap((part) => part.routes), ...teamsRoutes(base, teams), ...eventRoutes(emulator), ...stateRoutes(emulator), ...caRoutes(), ...dashboardRoutes()]
       const own = async (): Promise<Readonly<Record<string, RouteDoc>>> => (await import('./docs.js')).controlDocs(targetNames)
       return {
         routes: routes.map((route) => mounted(route, hosts)),
