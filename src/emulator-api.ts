@@ -109,7 +109,12 @@ export type EmulatorEventListener = (event: EmulatorEvent) => void
  * A saved state: everything a reset would not give back, as one JSON document (docs/state.md,
  * docs/state.schema.json): the kernel's members, then each domain's part.
  */
-export type SavedState = SavedStateDocument<DomainSaved>
+export type SavedState = SavedStateDocument<DomainSaved & { control?: SavedTeams }>
+
+/** The control plane's part of a saved state: a server's teams beside the main one, each with its own saved state. */
+export interface SavedTeams {
+  teams?: Array<{ name: string; seed: number; state: SavedState }>
+}
 
 export type { ImportSummary }
 

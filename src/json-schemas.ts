@@ -7,6 +7,7 @@
  * live in the root's `$defs`, where their `$ref`s resolve.
  */
 import type { z } from 'zod'
+import { controlSchemas } from './control/index.js'
 import { DOMAINS, FIXTURE_SECTIONS, SETTINGS_SECTIONS } from './domains.js'
 import type { DomainSchemas } from './kernel/domain.js'
 import { documentSchema } from './kernel/saved-state/document.js'
@@ -88,7 +89,7 @@ export function routesJsonSchema(): JsonSchema {
  * The saved-state document: the kernel's members and each domain's part (`parts`: the modules
  * whose parts it has, the emulator's domains by default).
  */
-export async function stateJsonSchema(parts: ReadonlyArray<{ readonly name: string; readonly schemas: DomainSchemas }> = DOMAINS): Promise<JsonSchema> {
+export async function stateJsonSchema(parts: ReadonlyArray<{ readonly name: string; readonly schemas: DomainSchemas }> = [...DOMAINS, { name: 'control', schemas: controlSchemas }]): Promise<JsonSchema> {
   const loaded = await Promise.all(parts.flatMap(({ name, schemas }) => (schemas.saved ? [(async () => ({ name, schema: await (schemas.saved as () => Promise<z.ZodType>)() }))()] : [])))
   const defs = new Definitions()
   const schema = defs.convert(documentSchema(loaded))

@@ -9,7 +9,7 @@
 import { type Server, type ServerOptions as HttpServerOptions, createServer } from 'node:http'
 import type { Socket } from 'node:net'
 import { ServerClosingError, TeamPortError } from '../control/index.js'
-import type { Emulator, EmulatorCore, EmulatorOptions } from '../emulator-api.js'
+import type { Emulator, EmulatorCore, EmulatorOptions, SavedState } from '../emulator-api.js'
 import { buildEmulator } from '../emulator.js'
 import { wholeNumber } from '../kernel/checks.js'
 import { ConfigError, type HttpError, SvcMockError } from '../kernel/errors.js'
@@ -18,7 +18,7 @@ import { type Logger, createLogger } from '../kernel/logger.js'
 import { readRunInputs, withFixtures } from '../run-inputs.js'
 import { DEFAULT_HOST, DEFAULT_MAX_TEAMS, DEFAULT_PORT, MAIN_TEAM, MAX_TEAMS_LIMIT, REQUEST_TIMEOUT_MS } from './constants.js'
 import { withFetch } from './fetch.js'
-import { checkStateFile, saveOnExit } from './state-file.js'
+import { checkStateFile, saveOnExit, savedSeed } from './state-file.js'
 import { clientErrorListener } from './client-error.js'
 import { type RequestListener, connectListener, requestListener } from './node-http.js'
 import { type Launch, TeamRegistry, type TeamsApi, platformTeamRecord } from './teams.js'
@@ -109,12 +109,13 @@ export async function startServer<Custom extends string = never>(options: Server
     const opened = await listen(input.port ?? 0, host, requestTimeout, tls).catch((error: unknown) => {
       throw new TeamPortError(`The team's port ${input.port ?? 0} on ${host} could not be opened: ${reasonOf(error)}.`, 'port')
     })
-    const teamSeed = input.seed ?? options.seed ?? 1
+    const teamSeed = input.seed ?? options.seed ?? savedSeed(input.state) ?? 1
     try {
-      // A team never starts from the run's saved state (`state`), nor writes one.
+      // A team starts from its own saved state, never from the run's, and writes none on exit.
       const { state: _runState, exportOnExit: _runFile, ...runOptions } = options
       const teamOptions = {
         ...runOptions,
+        ...(input.state === undefined ? {} : { state: input.state }),
         origin: opened.url,
         name,
         seed: teamSeed,
@@ -123,7 +124,11 @@ export async function startServer<Custom extends string = never>(options: Server
       }
       const team = withFetch(await buildEmulator(teamOptions, { run: teamRun, teams: teams.host() }))
       opened.serve(team)
-      return { team: { name, url: opened.url, port: opened.port, main: false, seed: teamSeed, dashboard: `${opened.url}/__svc-mock/`, emulator: team }, close: (reason) => opened.close(reason) }
+      return {
+        team: { name, url: opened.url, port: opened.port, main: false, seed: teamSeed, dashboard: `${opened.url}/__svc-mock/`, emulator: team },
+        close: (reason) => opened.close(reason),
+        stateSnapshotter: async () => (await team.stateSnapshotter()) as () => SavedState,
+      }
     } catch (error) {
       await opened.close(new ServerClosingError())
       throw error

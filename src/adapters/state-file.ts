@@ -47,3 +47,9 @@ export async function saveOnExit(emulator: EmulatorCore, file: string, logger: L
     return error instanceof Error ? error : new Error(String(error))
   }
 }
+
+/** The seed a saved state was made with, when it says one (a team's seed unless its input gives one). */
+export function savedSeed(state: object | undefined): number | undefined {
+  const seed = (state as { seed?: unknown } | undefined)?.seed
+  return typeof seed === 'number' ? seed : undefined
+}

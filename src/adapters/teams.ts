@@ -5,9 +5,10 @@
  * before any port is opened), one past the limit (429), and closes them with the server. It is
  * the `TeamHost` the control plane drives and, through `server.teams`, the same from code.
  */
-import { ServerClosingError, TeamBody, TeamDeletedError, type TeamHost, type TeamInfo, type TeamInput, TooManyTeamsError } from '../control/index.js'
-import type { Emulator, InlineFixtures } from '../emulator-api.js'
-import { ConfigError, ConflictError, FixtureError, type HttpError, InvalidInputError, NotFoundError, ScenarioError, UnknownScenarioError } from '../kernel/errors.js'
+import { type PreparedTeams, type SavedTeam, ServerClosingError, TeamBody, TeamDeletedError, type TeamHost, type TeamInfo, type TeamInput, TooManyTeamsError } from '../control/index.js'
+import type { Emulator, InlineFixtures, SavedState } from '../emulator-api.js'
+import { ConfigError, ConflictError, ControlError, FixtureError, type HttpError, InvalidInputError, NotFoundError, ScenarioError, UnknownScenarioError } from '../kernel/errors.js'
+import { SavedStateError, SavedStateVersionError } from '../kernel/saved.js'
 import { parseBody } from '../kernel/validation.js'
 
 export type { TeamInfo, TeamInput }
@@ -32,6 +33,8 @@ export interface TeamsApi {
 /** A team the server launched: its record, and how to close it. */
 export interface LaunchedTeam {
   readonly team: RunningTeam
+  /** What takes its saved state, synchronously, once loaded (the main team's document holds it). */
+  stateSnapshotter(): Promise<() => SavedState>
   /**
    * Stops taking connections at once and answers its long polls with `reason`; resolves once
    * requests in flight are answered and its emulator is closed.
@@ -73,6 +76,53 @@ export class TeamRegistry implements TeamsApi {
       list: () => this.list(),
       create: async (input) => infoOf(await this.create(input)),
       delete: (name) => this.delete(name),
+      snapshotter: (base) => this.#snapshotter(base),
+      prepare: (base, teams, refused) => this.#prepare(base, teams, refused),
+    }
+  }
+
+  /** The other teams' saved states, for the main team's document (none for any other team's). */
+  async #snapshotter(base: string): Promise<() => SavedTeam[]> {
+    if (base !== this.#mainTeam.url) return () => []
+    const takes = await Promise.all([...this.#teams.values()].map(async (launched) => ({ launched, take: await launched.stateSnapshotter() })))
+    return () => takes.filter(({ launched }) => this.#teams.get(launched.team.name) === launched).map(({ launched: { team }, take }) => ({ name: team.name, seed: team.seed, state: take() }))
+  }
+
+  /**
+   * Makes a saved state's teams aside, each from its own state, on a port of its own; applied,
+   * each takes the place of a running team of its name (which closes). Teams it does not name run on.
+   */
+  async #prepare(base: string, saved: readonly SavedTeam[], refused: (index: number, field: string, rule: string) => Error): Promise<PreparedTeams> {
+    if (saved.length > 0 && base !== this.#mainTeam.url) throw refused(-1, '', `only the main team's control plane (${this.#mainTeam.url}) loads teams`)
+    const names = new Set(saved.map((t) => t.name))
+    const kept = [...this.#teams.keys()].filter((name) => !names.has(name)).length
+    if (kept + saved.length > this.#limit) throw refused(-1, '', `the server runs at most ${this.#limit} teams beside the main one (--max-teams)`)
+    const made: LaunchedTeam[] = []
+    const discard = async (): Promise<void> => void (await Promise.all(made.map((t) => t.close(new ServerClosingError()))))
+    try {
+      for (const [index, team] of saved.entries()) {
+        if (team.name === this.#mainTeam.name || made.some((m) => m.team.name === team.name)) throw refused(index, 'name', `"${team.name}" is the main team's, or another team's of the document`)
+        made.push(await this.#launch(team.name, { name: team.name, seed: team.seed, state: team.state }).catch((error: unknown) => {
+          const problem = refusal(error)
+          throw problem instanceof ControlError ? refused(index, problem.field ?? '', problem.message) : problem
+        }))
+      }
+    } catch (error) {
+      await discard()
+      throw error
+    }
+    return {
+      discard,
+      apply: () => {
+        for (const launched of made) {
+          const running = this.#teams.get(launched.team.name)
+          this.#teams.set(launched.team.name, launched)
+          if (running) {
+            const closing = running.close(new TeamDeletedError()).finally(() => this.#closing.delete(closing))
+            this.#closing.add(closing)
+          }
+        }
+      },
     }
   }
 
@@ -148,9 +198,11 @@ function infoOf(team: RunningTeam): TeamInfo {
   return { name, url, port, main, seed, dashboard }
 }
 
-/** A bad fixture, scenario or option of the team's body is the caller's: 400 naming it. */
+/** A bad fixture, scenario, saved state or option of the team's body is the caller's: 400 naming it. */
 function refusal(error: unknown): unknown {
   if (error instanceof FixtureError) return new InvalidInputError(`Invalid team: ${error.message}`, 'fixtures')
+  if (error instanceof ConfigError && error.cause instanceof SavedStateError) return new InvalidInputError(`Invalid team: ${error.cause.message}`, error.cause.member === '' ? 'state' : `state.${error.cause.member}`)
+  if (error instanceof ConfigError && error.cause instanceof SavedStateVersionError) return new InvalidInputError(`Invalid team: ${error.cause.message}`, 'state.svcMockState')
   if (error instanceof ScenarioError || error instanceof UnknownScenarioError) return new InvalidInputError(`Invalid team: ${error.message}`, 'scenarios')
   if (error instanceof ConfigError) return new InvalidInputError(`Invalid team: ${error.message}`, error.option)
   return error

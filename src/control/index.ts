@@ -7,7 +7,7 @@
  * answer 400 naming the field.
  */
 import type { EmulatorCore, EmulatorOptions } from '../emulator-api.js'
-import type { DomainContext, DomainModule } from '../kernel/domain.js'
+import type { DomainContext, DomainModule, DomainSchemas } from '../kernel/domain.js'
 import type { RouteDoc } from '../kernel/route.js'
 import { caRoutes } from './ca.js'
 import { coreRoutes } from './core.js'
@@ -20,7 +20,10 @@ import { type TeamHost, teamsRoutes } from './teams.js'
 
 export { CONTROL_PREFIX } from '../kernel/control.js'
 export { ForeignOriginError, MisdirectedRequestError, NotJsonError } from './guard.js'
-export { ServerClosingError, TEAM_NAME, TeamBody, TeamDeletedError, TeamPortError, TeamsUnavailableError, TooManyTeamsError, type TeamHost, type TeamInfo, type TeamInput } from './teams.js'
+export { ServerClosingError, TEAM_NAME, TeamBody, TeamDeletedError, TeamPortError, TeamsUnavailableError, TooManyTeamsError, type PreparedTeams, type SavedTeam, type TeamHost, type TeamInfo, type TeamInput } from './teams.js'
+
+/** The control plane's schemas: no fixtures; its part of a saved state, the server's teams. */
+export const controlSchemas: DomainSchemas = { fixtures: [], saved: async () => (await import('./saved.js')).SavedControl }
 
 /**
  * The control plane, a domain listed after every other: it mounts their control parts beside its
@@ -30,7 +33,7 @@ export { ServerClosingError, TEAM_NAME, TeamBody, TeamDeletedError, TeamPortErro
 export function controlDomain(teams?: TeamHost): DomainModule<'control', EmulatorOptions> {
   return {
     name: 'control',
-    schemas: { fixtures: [] },
+    schemas: controlSchemas,
     define: ({ address, defined, emulator }: DomainContext<EmulatorOptions, EmulatorCore>) => {
       const parts = defined.flatMap((d) => (d.control ? [d.control] : []))
       const targetNames = defined.flatMap((d) => d.targets ?? []).map((t) => t.name)
@@ -40,6 +43,7 @@ export function controlDomain(teams?: TeamHost): DomainModule<'control', Emulato
       const own = async (): Promise<Readonly<Record<string, RouteDoc>>> => (await import('./docs.js')).controlDocs(targetNames)
       return {
         routes: routes.map((route) => mounted(route, hosts)),
+        saved: async () => (await import('./saved.js')).savedControl(base, teams),
         docs: async () => {
           const documented = await Promise.all([own(), ...parts.map(async (part) => (await part.docs?.()) ?? {})])
           return Object.fromEntries(documented.flatMap((docs) => Object.entries(docs).map(([id, doc]): [string, RouteDoc] => [`control.${id}`, doc])))

@@ -6,7 +6,7 @@
  * answers 501 saying what to do instead.
  */
 import * as z from 'zod'
-import type { InlineFixtures, ScenarioActivation } from '../emulator-api.js'
+import type { InlineFixtures, SavedState, ScenarioActivation } from '../emulator-api.js'
 import { ControlError } from '../kernel/errors.js'
 import { type Reply, json } from '../kernel/reply.js'
 import { type ControlRoute, noContent, readInput, controlRoute as route } from '../kernel/control.js'
@@ -31,12 +31,31 @@ export const TeamBody = z.strictObject({
     .optional()
     .meta({ description: "Scenarios on for the team's whole run, after the run's own: `name`, `name:key=value` or `{name, times, params, …}`." }),
   port: z.number().int().min(0).max(65535).optional().meta({ description: 'Its port; default 0, a free one.' }),
+  state: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .meta({ description: 'A saved state to start from (GET /__svc-mock/state/export, docs/state.schema.json); its seed is the team\'s unless `seed` is given. A reset of the team returns to it.' }),
 })
 
-/** What a team is made from: its name, its own fixtures after the run's, its seed, its scenarios, its port. */
-export type TeamInput = Omit<z.input<typeof TeamBody>, 'fixtures' | 'scenarios'> & {
+/** What a team is made from: its name, its own fixtures after the run's, its seed, its scenarios, its port, a saved state. */
+export type TeamInput = Omit<z.input<typeof TeamBody>, 'fixtures' | 'scenarios' | 'state'> & {
   fixtures?: InlineFixtures | InlineFixtures[]
   scenarios?: Array<string | ({ name: string } & ScenarioActivation)>
+  state?: SavedState
+}
+
+/** A team as the main team's saved state holds it: its name, its seed, and its own saved state. */
+export interface SavedTeam {
+  name: string
+  seed: number
+  state: SavedState
+}
+
+/** Teams a saved state holds, made aside: `apply` serves each in place of a running team of its name. */
+export interface PreparedTeams {
+  apply(): void
+  /** Closes them: another part of the document was refused. */
+  discard(): Promise<void>
 }
 
 /** A team as the control plane lists it. */
@@ -62,6 +81,16 @@ export interface TeamHost {
    * connections; requests in flight there still get their answers.
    */
   delete(name: string): Promise<void>
+  /**
+   * For the main team's saved state (`base`: the address of the emulator asking; any other gets
+   * none): loads what writing the other teams' states needs, and answers what takes them, synchronously.
+   */
+  snapshotter(base: string): Promise<() => SavedTeam[]>
+  /**
+   * Makes the teams of a saved state loaded into the main team, aside (each from its own state);
+   * `refused(index, field, rule)` names a team that cannot be made.
+   */
+  prepare(base: string, teams: readonly SavedTeam[], refused: (index: number, field: string, rule: string) => Error): Promise<PreparedTeams>
 }
 
 /** 501: teams need a server (in-process there is no port to open). */

@@ -100,6 +100,11 @@ export interface KernelTransport {
   origins(): string[]
   /** Ends every live-event subscription and journal wait (with `reason`), so dashboards and long polls let go of a closing server. */
   disconnect(reason: HttpError): void
+  /**
+   * Loads the writer of saved states, and answers what takes one, synchronously (a server writes
+   * its teams' states inside its own document's snapshot).
+   */
+  stateSnapshotter(): Promise<() => SavedStateDocument>
 }
 
 /** A kernel: the emulator object, serving from the moment it exists. */
@@ -172,6 +177,7 @@ export function kernelObject<State extends KernelState, Targets extends object, 
     openapi: async () => parts.document({ routes: routes(), docs: await domains.docs() }),
     // The reader and writer of saved states load on first use.
     exportState: async () => (await import('./saved-state/index.js')).exportState(host),
+    stateSnapshotter: async () => await (await import('./saved-state/index.js')).snapshotter(host),
     importState: async (document) => await (await import('./saved-state/index.js')).importState(host, document),
     reset: async () => {
       clock.reset()

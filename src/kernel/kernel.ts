@@ -73,8 +73,8 @@ async function startFrom(emulator: KernelApi<KernelState, object, Addresses>, st
   try {
     await emulator.importState(state)
   } catch (error) {
-    if (error instanceof SavedStateError) throw new ConfigError('state', `${error.member === '' ? 'the document' : `member ${error.member}`}: ${error.rule}`)
-    if (error instanceof SavedStateVersionError) throw new ConfigError('state', error.message)
+    if (error instanceof SavedStateError) throw new ConfigError('state', `${error.member === '' ? 'the document' : `member ${error.member}`}: ${error.rule}`, { cause: error })
+    if (error instanceof SavedStateVersionError) throw new ConfigError('state', error.message, { cause: error })
     throw error
   }
   then()

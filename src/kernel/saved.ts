@@ -81,6 +81,8 @@ export interface PreparedPart {
  * synchronous, so a document is one snapshot taken between two requests.
  */
 export interface SavedPart<S extends z.ZodType = z.ZodType> {
+  /** Loads what writing needs (before the snapshot, which is synchronous). */
+  ready?(): Promise<void>
   /** The part as it is now, as the document holds it (JSON: the schema's input). */
   save(): z.input<S>
   /**

@@ -50,7 +50,7 @@ contract(
       const text = await response.text()
       const document = JSON.parse(text) as SavedState
       expect(document).toMatchObject({ svcMockState: 1, seed: 1, urls: h.emu.urls, kernel: { ids: 0, scenarios: [] } })
-      expect(Object.keys(document)).toEqual(['svcMockState', 'version', 'exportedAt', 'note', 'seed', 'fixtures', 'urls', 'kernel', 'auth', 'versions', 'webhooks', 'userRoutes'])
+      expect(Object.keys(document)).toEqual(['svcMockState', 'version', 'exportedAt', 'note', 'seed', 'fixtures', 'urls', 'kernel', 'auth', 'versions', 'webhooks', 'userRoutes', 'control'])
       expect(document.note).toMatch(/svc-mock's own test values/)
       expect(text.length).toBeLessThan(20_000)
       expect(h.emu.journal.list({ route: 'control.state.*' })).toEqual([])

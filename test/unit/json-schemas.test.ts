@@ -24,7 +24,7 @@ describe('published JSON Schemas', () => {
 
   it('describes every member of a saved state, each domain\'s part among them', async () => {
     const state = (await stateJsonSchema()) as { properties: Record<string, unknown>; required: string[]; additionalProperties: boolean }
-    expect(Object.keys(state.properties)).toEqual(['$schema', 'svcMockState', 'version', 'exportedAt', 'note', 'seed', 'fixtures', 'urls', 'kernel', 'auth', 'versions', 'webhooks', 'userRoutes'])
+    expect(Object.keys(state.properties)).toEqual(['$schema', 'svcMockState', 'version', 'exportedAt', 'note', 'seed', 'fixtures', 'urls', 'kernel', 'auth', 'versions', 'webhooks', 'userRoutes', 'control'])
     expect(state.required).toEqual(['svcMockState', 'version', 'exportedAt', 'note', 'seed', 'fixtures', 'urls', 'kernel'])
     expect(state.additionalProperties).toBe(false)
   })

@@ -47,8 +47,17 @@ function schemaOf(parts: readonly AssembledPart[]): z.ZodType {
 }
 
 export async function exportState(host: StateHost): Promise<SavedStateDocument> {
+  return (await snapshotter(host))()
+}
+
+/** Loads what writing a document needs, and answers what writes one, synchronously: one snapshot, between two requests. */
+export async function snapshotter(host: StateHost): Promise<() => SavedStateDocument> {
   const parts = await host.domains.savedParts()
-  // From here on synchronous: one snapshot, between two requests.
+  await Promise.all(parts.map(({ part }) => part.ready?.()))
+  return () => snapshot(host, parts)
+}
+
+function snapshot(host: StateHost, parts: readonly AssembledPart[]): SavedStateDocument {
   const document: SavedStateDocument = {
     svcMockState: SAVED_STATE_FORMAT,
     version: host.version,
