@@ -28,12 +28,14 @@ export class ControlPlaneError extends Error {
  * @param {string} method
  * @param {string} path relative to `/__svc-mock/`
  * @param {unknown} [body]
+ * @param {string} [raw] a body that is JSON text already (a saved state read from a file)
  * @returns {Promise<unknown>}
  */
-async function call(method, path, body) {
+async function call(method, path, body, raw) {
+  const json = raw ?? (body === undefined ? undefined : JSON.stringify(body))
   /** @type {RequestInit} */
   // A body is sent as JSON: the control plane refuses any other (415); a change without one needs no Content-Type.
-  const init = body === undefined ? { method } : { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }
+  const init = json === undefined ? { method } : { method, headers: { 'content-type': 'application/json' }, body: json }
   let response
   try {
     response = await fetch(new URL(path, document.baseURI), init)
@@ -73,6 +75,8 @@ export const api = {
   /** @param {number} ms */
   advanceClock: (ms) => call('POST', 'clock/advance', { ms }),
   reset: () => call('POST', 'reset'),
+  /** @param {string} text a saved state, as its file holds it */
+  importState: (text) => call('POST', 'state/import', undefined, text),
   /**
    * @param {string} userId
    * @param {string} clientId

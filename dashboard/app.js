@@ -10,6 +10,7 @@ import { formatDateTime, formatNumber, setText } from './dom.js'
 import { JournalView, MAX_ROWS } from './journal.js'
 import { oauthPanel } from './oauth.js'
 import { scenariosPanel } from './scenarios.js'
+import { stateControls } from './state.js'
 import { teamsBar } from './teams.js'
 import { webhooksPanel } from './webhooks.js'
 
@@ -215,12 +216,14 @@ advanceForm.addEventListener('submit', (event) => {
 const resetButton = byId('reset-button', HTMLButtonElement)
 resetButton.addEventListener('click', async () => {
   const sure = await confirm(
-    'Reset the emulator to its fixtures?',
-    'Webhooks, flows, queues, executions, OAuth clients and consents, scenarios (but those given at start-up), the clock and the journal all go back to how they were at start.',
+    'Reset the emulator?',
+    'Webhooks, flows, queues, executions, OAuth clients and consents, scenarios (but those given at start-up), the clock and the journal all go back to how they were at start, or to the state loaded last.',
     'Reset',
   )
-  if (sure) run(resetButton, 'Emulator reset to its fixtures.', () => api.reset())
+  if (sure) run(resetButton, 'Emulator reset.', () => api.reset())
 })
+
+stateControls({ load: byId('state-load', HTMLButtonElement), file: byId('state-file', HTMLInputElement) }, actions)
 
 // Live updates -----------------------------------------------------------------------------------
 

@@ -47,3 +47,6 @@ export type DomainFixtures = Intersection<InputsOf<Module>['fixtures']>
 export type DomainTargets = Intersection<InputsOf<Module>['targets']>
 /** Raw settings by section, each field optional. */
 export type DomainSettings = { [M in Module as M['name']]?: InputsOf<M>['settings'] }
+type SavedOf<M> = InputsOf<M> extends { readonly saved?: infer Part } ? Exclude<Part, undefined> : never
+/** Each domain's part of a saved state, by the domain's name (a document may leave any out). */
+export type DomainSaved = { [M in Module as [SavedOf<M>] extends [never] ? never : M['name']]?: SavedOf<M> }

@@ -3,13 +3,14 @@
  * transport drive (`Emulator`): the kernel's part (clock, scenarios, journal, state, reset, …)
  * merged with each domain's `api`. `emulator.ts` builds it (with `createKernel`).
  */
-import type { DomainApis, DomainFixtures, DomainOptions, DomainSettings, DomainState, DomainTargets } from './domains.js'
+import type { DomainApis, DomainFixtures, DomainOptions, DomainSaved, DomainSettings, DomainState, DomainTargets } from './domains.js'
 import type { ClockApi, JournalApi, ScenarioSpec, ScenarioSwitch, ScenariosApi } from './kernel/api.js'
 import type { ClockMode, ClockOptions } from './kernel/clock.js'
 import type { CredentialInfo, ExampleRequest } from './kernel/domain.js'
 import type { EmulatorEvent as KernelEvent } from './kernel/events.js'
 import type { KernelApi, KernelState, KernelTransport, RouteInfo } from './kernel/kernel.js'
 import type { LogFormat, Logger } from './kernel/logger.js'
+import type { ImportSummary, SavedStateDocument } from './kernel/saved.js'
 import type { ScenarioDefinitionInput } from './kernel/scenarios/schema.js'
 import type { BuiltInScenarioName } from './scenario-names.js'
 
@@ -77,6 +78,12 @@ export interface EmulatorOptions<Custom extends string = string> extends DomainO
   journalSize?: number
   /** Raw settings, merged over the ones the options above produce. */
   settings?: SettingsInput
+  /**
+   * A saved state to start from (`emu.exportState()`, `GET /__svc-mock/state/export`), or its JSON
+   * text: a reset returns to it. Its seed and clock are the run's unless `seed` and `clock` are
+   * given (docs/state.md).
+   */
+  state?: SavedState | string
 }
 
 /** The emulator's addresses (a type, not an interface, so that it is a record of names). */
@@ -98,9 +105,34 @@ export interface EmulatorState extends KernelState, DomainState {}
 export type EmulatorEvent = KernelEvent<EmulatorState>
 export type EmulatorEventListener = (event: EmulatorEvent) => void
 
+/**
+ * A saved state: everything a reset would not give back, as one JSON document (docs/state.md,
+ * docs/state.schema.json): the kernel's members, then each domain's part.
+ */
+export type SavedState = SavedStateDocument<DomainSaved & { control?: SavedTeams }>
+
+/** The control plane's part of a saved state: a server's teams beside the main one, each with its own saved state. */
+export interface SavedTeams {
+  teams?: Array<{ name: string; seed: number; state: SavedState }>
+}
+
+export type { ImportSummary }
+
 /** The kernel's part of the emulator object; `Custom`: the names of your own scenarios. */
-export interface EmulatorKernelApi<Custom extends string = never> extends Omit<KernelApi<EmulatorState, ScenarioTargets, EmulatorUrls>, 'scenarios'> {
+export interface EmulatorKernelApi<Custom extends string = never> extends Omit<KernelApi<EmulatorState, ScenarioTargets, EmulatorUrls>, 'scenarios' | 'exportState' | 'importState'> {
   readonly scenarios: EmulatorScenariosApi<Custom>
+  /**
+   * Everything a reset would not give back, as one JSON document: write it to a file and start
+   * from it later (`--import FILE`, `createEmulator({ state })`, `POST /__svc-mock/teams` with
+   * `{state}`). One snapshot, between two requests.
+   */
+  exportState(): Promise<SavedState>
+  /**
+   * Replaces the state with a saved one (the document, or its JSON text) in one step, and makes
+   * it what a reset returns to. A document that cannot be loaded changes nothing:
+   * SavedStateError names the member, SavedStateVersionError the newer svc-mock that wrote it.
+   */
+  importState(document: SavedState | string): Promise<ImportSummary>
 }
 
 /** The emulator object before a transport is added: what the adapters build on (any scenario name). */

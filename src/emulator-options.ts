@@ -9,7 +9,7 @@ import { Clock, type ClockOptions } from './kernel/clock.js'
 import { DEFAULT_JOURNAL_CAPACITY } from './kernel/constants.js'
 import { wholeNumber } from './kernel/checks.js'
 import { ConfigError } from './kernel/errors.js'
-import { type Flag, numberText } from './kernel/flags.js'
+import { type Flag, fileText, numberText } from './kernel/flags.js'
 import { createLogger, type Logger } from './kernel/logger.js'
 
 export const DEFAULT_ORIGIN = 'https://acme.svc-mock.test'
@@ -22,6 +22,8 @@ export interface ResolvedOptions {
   readonly clock: Clock
   readonly logger: Logger
   readonly journalSize: number
+  /** The saved state to start from, read (its seed and clock are the run's unless the options give them). */
+  readonly state: object | undefined
 }
 
 export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
@@ -31,9 +33,10 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     base: options.baseUrl === undefined ? origin : normalizeOrigin(options.baseUrl, 'baseUrl'),
     webhook: options.webhookUrl === undefined ? origin : normalizeOrigin(options.webhookUrl, 'webhookUrl'),
   }
-  const seed = wholeNumber('seed', options.seed ?? 1, 0)
+  const state = readState(options.state)
+  const seed = wholeNumber('seed', options.seed ?? savedSeed(state) ?? 1, 0)
   if (options.name !== undefined && options.name === '') throw new ConfigError('name', 'must not be empty')
-  const clockOptions: ClockOptions = typeof options.clock === 'string' ? { mode: options.clock } : (options.clock ?? {})
+  const clockOptions: ClockOptions = typeof options.clock === 'string' ? { mode: options.clock } : (options.clock ?? savedClock(state) ?? {})
   const journalSize = wholeNumber('journalSize', options.journalSize ?? DEFAULT_JOURNAL_CAPACITY, 1)
   return {
     urls,
@@ -42,7 +45,34 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     clock: new Clock(clockOptions),
     logger: typeof options.log === 'object' ? options.log : createLogger(options.log ?? 'silent'),
     journalSize,
+    state,
   }
+}
+
+/** The saved state of the `state` option: a document, or its JSON text. */
+function readState(given: EmulatorOptions['state']): object | undefined {
+  if (typeof given !== 'string') return given
+  try {
+    const value: unknown = JSON.parse(given)
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value
+  } catch (error) {
+    throw new ConfigError('state', `is not JSON (${error instanceof Error ? error.message : String(error)}): give the document GET /__svc-mock/state/export answers`)
+  }
+  throw new ConfigError('state', 'must be a JSON object: the document GET /__svc-mock/state/export answers')
+}
+
+/** The seed a saved state was made with, when it says one. */
+function savedSeed(state: object | undefined): number | undefined {
+  const seed = (state as { seed?: unknown } | undefined)?.seed
+  return typeof seed === 'number' ? seed : undefined
+}
+
+/** The clock a saved state was made with (mode and scale), when it says one: the run's unless the options give one. */
+function savedClock(state: object | undefined): ClockOptions | undefined {
+  const clock = (state as { kernel?: { clock?: { mode?: unknown; timeScale?: unknown } } } | undefined)?.kernel?.clock
+  if (clock?.mode === 'manual') return { mode: 'manual' }
+  if (clock?.mode === 'real') return typeof clock.timeScale === 'number' && clock.timeScale > 0 ? { mode: 'real', timeScale: clock.timeScale } : { mode: 'real' }
+  return undefined
 }
 
 /** The origin of an address option (`origin`, `publicUrl`): an absolute http or https URL. */
@@ -77,6 +107,16 @@ export const OPTION_FLAGS: readonly Flag<EmulatorOptions>[] = [
     help: 'real seconds per emulated second: 0.01 turns 40 s into 400 ms',
     default: '1',
     parse: numberText,
+  },
+  {
+    name: 'import',
+    env: 'SVC_MOCK_IMPORT',
+    option: 'state',
+    placeholder: 'FILE',
+    example: 'state.json',
+    echo: true,
+    help: 'start from a saved state (GET /__svc-mock/state/export writes one; its seed and clock\nunless given); a reset returns to it (docs/state.md)',
+    parse: fileText,
   },
   { name: 'log', env: 'SVC_MOCK_LOG', option: 'log', placeholder: 'FORMAT', example: 'json', help: 'pretty, json (one JSON object a line, the banner too) or silent', default: 'pretty' },
 ]

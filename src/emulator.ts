@@ -10,8 +10,9 @@ import { DOMAINS, type DomainApis, SETTINGS_SECTIONS } from './domains.js'
 import type { EmulatorCore, EmulatorOptions, EmulatorState, EmulatorUrls, ScenarioTargets } from './emulator-api.js'
 import { resolveOptions } from './emulator-options.js'
 import { createKernel } from './kernel/kernel.js'
+import type { SavedStateDocument } from './kernel/saved.js'
 import { type RunInputs, readRunInputs } from './run-inputs.js'
-import type { TeamsApi } from './teams/index.js'
+import type { ControlledTeams } from './teams/index.js'
 import { VERSION } from './version.js'
 
 export { DEFAULT_ORIGIN } from './emulator-options.js'
@@ -22,13 +23,13 @@ export { VERSION }
 export interface EmulatorHost {
   /** The run's fixtures and scenarios, read and checked already (default: read from the options). */
   readonly run?: RunInputs
-  /** The server's teams, which the control plane lists, makes and closes (none in-process). */
-  readonly teams?: TeamsApi
+  /** The server's teams, which the control plane lists, makes, closes, saves and loads (none in-process). */
+  readonly teams?: ControlledTeams
 }
 
 /** Builds an emulator without any transport (the adapters add theirs). */
 export async function buildEmulator(options: EmulatorOptions = {}, host: EmulatorHost = {}): Promise<EmulatorCore> {
-  const { urls, seed, idSeed, clock, logger, journalSize } = resolveOptions(options)
+  const { urls, seed, idSeed, clock, logger, journalSize, state } = resolveOptions(options)
   const run = host.run ?? readRunInputs(options)
   return await createKernel<EmulatorOptions, EmulatorUrls, EmulatorState, ScenarioTargets, DomainApis>({
     urls, seed, idSeed, clock, logger, journalSize,
@@ -37,6 +38,7 @@ export async function buildEmulator(options: EmulatorOptions = {}, host: Emulato
     settingsSections: SETTINGS_SECTIONS,
     options, settings: options.settings ?? {}, fixtures: run.fixtures, scenarios: run.scenarios, startup: options.scenarios ?? [],
     routeList: `GET ${urls.base}${CONTROL_PREFIX}/routes`,
+    ...(state === undefined ? {} : { state: state as SavedStateDocument }),
     // The generator (and zod's JSON Schema conversion) and the routes' documentation load only when a document is asked for.
     document: async (documented) => (await import('./openapi.js')).openApiDocument({ ...documented, urls, version: VERSION }),
   })

@@ -36,6 +36,8 @@ export type {
   InlineFixtures,
   JournalApi,
   RouteInfo,
+  SavedState,
+  ImportSummary,
   ScenarioActivation,
   ScenarioName,
   ScenarioSpec,

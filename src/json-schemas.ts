@@ -1,12 +1,16 @@
 /**
  * JSON Schemas of the file formats users write, generated from the same zod schemas that validate
- * them, so editors can complete and check scenario, fixture and route files. Published as
- * docs/scenario.schema.json, docs/fixtures.schema.json and docs/routes.schema.json
+ * them, so editors can complete and check scenario, fixture and route files and saved states.
+ * Published as docs/scenario.schema.json, docs/fixtures.schema.json, docs/routes.schema.json and
+ * docs/state.schema.json
  * (`npm run schemas` writes them; a test keeps them in step with the code). Definitions of recursive shapes (a data structure's fields)
  * live in the root's `$defs`, where their `$ref`s resolve.
  */
 import type { z } from 'zod'
-import { FIXTURE_SECTIONS, SETTINGS_SECTIONS } from './domains.js'
+import { controlSchemas } from './control/index.js'
+import { DOMAINS, FIXTURE_SECTIONS, SETTINGS_SECTIONS } from './domains.js'
+import type { DomainSchemas } from './kernel/domain.js'
+import { documentSchema } from './kernel/saved-state/document.js'
 import { convertSchema } from './kernel/docs.js'
 import type { JsonObject, JsonValue } from './kernel/json.js'
 import { ScenarioFileSchema } from './kernel/scenarios/schema.js'
@@ -79,4 +83,15 @@ export function routesJsonSchema(): JsonSchema {
   const defs = new Definitions()
   const schema = defs.convert(RoutesDocumentSchema)
   return { $schema: 'https://json-schema.org/draft/2020-12/schema', ...schema, $id: `${SCHEMA_HOME}routes.schema.json`, title: 'svc-mock route file', ...defs.section() }
+}
+
+/**
+ * The saved-state document: the kernel's members and each domain's part (`parts`: the modules
+ * whose parts it has, the emulator's domains by default).
+ */
+export async function stateJsonSchema(parts: ReadonlyArray<{ readonly name: string; readonly schemas: DomainSchemas }> = [...DOMAINS, { name: 'control', schemas: controlSchemas }]): Promise<JsonSchema> {
+  const loaded = await Promise.all(parts.flatMap(({ name, schemas }) => (schemas.saved ? [(async () => ({ name, schema: await (schemas.saved as () => Promise<z.ZodType>)() }))()] : [])))
+  const defs = new Definitions()
+  const schema = defs.convert(documentSchema(loaded))
+  return { $schema: 'https://json-schema.org/draft/2020-12/schema', ...schema, $id: `${SCHEMA_HOME}state.schema.json`, title: 'svc-mock saved state', ...defs.section() }
 }

@@ -73,4 +73,37 @@ describe('the package entry points', () => {
     `)
     expect(result).toEqual({ sharedNames: ['MswMissingError', 'PortInUseError'], sameValues: true, unknownScenario: true, portInUse: true, handlers: true })
   })
+
+  it('loads nothing of saved states until one is exported or imported (the reader, the writer and every domain\'s part come with the first)', () => {
+    const log = join(tmp, 'resolved-state.txt')
+    const hook = `import { appendFileSync } from 'node:fs'
+      export async function resolve(specifier, context, next) {
+        const resolved = await next(specifier, context)
+        appendFileSync(${JSON.stringify(log)}, resolved.url + String.fromCharCode(10))
+        return resolved
+      }`
+    // The door (kernel/saved.ts: the types and the refusals) is all an emulator loads at start.
+    const marks = /^\/\/ src\/(kernel\/saved-state\/|kernel\/saved-store\.ts|(?!kernel\/)[\w-]+\/saved(-bundle)?\.ts)/m
+    const savedModules = (): string[] =>
+      [...new Set(readFileSync(log, 'utf8').split('\n'))].filter((url) => url.startsWith('file:') && url.includes('/dist/') && marks.test(readFileSync(new URL(url), 'utf8')))
+    runFresh(`
+      import { register } from 'node:module'
+      register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}))
+      const { createEmulator } = await import('svc-mock')
+      const emu = await createEmulator({ clock: 'manual' })
+      await emu.handle(new Request(emu.urls.base + '/__svc-mock/health'))
+      await emu.reset()
+      process.stdout.write('{}')
+    `)
+    expect(savedModules()).toEqual([])
+    runFresh(`
+      import { register } from 'node:module'
+      register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}))
+      const { createEmulator } = await import('svc-mock')
+      const emu = await createEmulator({ clock: 'manual' })
+      await emu.importState(await emu.exportState())
+      process.stdout.write('{}')
+    `)
+    expect(savedModules().length).toBeGreaterThan(0)
+  })
 })

@@ -1,8 +1,9 @@
 /**
  * The standalone server's flags: where it listens (`--port`, `--host`, `--public-url`), HTTPS
  * (`--https`, or a certificate of your own with `--tls-cert FILE --tls-key FILE`, read here; the
- * pair is checked where it is served), and the teams' (`--teams`, `--max-teams`, declared by
- * src/teams/). Kept apart from server.ts so the command reads them without loading the server.
+ * pair is checked where it is served), the saved state written when it stops (`--export-on-exit`)
+ * and the teams' (`--teams`, `--max-teams`, declared by src/teams/). Kept apart from server.ts so
+ * the command reads them without loading the server.
  */
 import type { Flag } from '../kernel/flags.js'
 import { fileText, numberText } from '../kernel/flags.js'
@@ -25,5 +26,13 @@ export const SERVER_FLAGS: readonly Flag<ServerOptions>[] = [
   },
   { name: 'tls-cert', env: 'SVC_MOCK_TLS_CERT', option: 'https.cert', placeholder: 'FILE', example: 'cert.pem', echo: true, help: 'serve HTTPS with your own certificate (PEM)', parse: fileText },
   { name: 'tls-key', env: 'SVC_MOCK_TLS_KEY', option: 'https.key', placeholder: 'FILE', example: 'key.pem', echo: true, help: 'its private key (PEM, unencrypted)', parse: fileText },
+  {
+    name: 'export-on-exit',
+    env: 'SVC_MOCK_EXPORT_ON_EXIT',
+    option: 'exportOnExit',
+    placeholder: 'FILE',
+    example: 'state.json',
+    help: 'write a saved state to FILE when the server stops (SIGINT, SIGTERM, the end of\nexec), atomically; --import FILE starts from it (docs/state.md)',
+  },
   ...TEAMS_FLAGS,
 ]

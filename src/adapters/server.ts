@@ -18,6 +18,7 @@ import { readRunInputs } from '../run-inputs.js'
 import { ServerClosingError, type ServerTeamsOptions, type TeamsApi, serverTeams, teamCounts } from '../teams/index.js'
 import { DEFAULT_HOST, DEFAULT_PORT, REQUEST_TIMEOUT_MS } from './constants.js'
 import { withFetch } from './fetch.js'
+import { checkStateFile, saveOnExit } from './state-file.js'
 import { clientErrorListener } from './client-error.js'
 import { type RequestListener, connectListener, requestListener } from './node-http.js'
 import type { ServerTls, TlsCertificate } from '../tls/index.js'
@@ -45,6 +46,11 @@ export interface ServerOptions<Custom extends string = string> extends Omit<Emul
    * (PEM text) presents a certificate of your own. Teams are served the same way.
    */
   https?: boolean | TlsCertificate
+  /**
+   * Write a saved state (`emu.exportState()`) to this file when the server closes, atomically
+   * (docs/state.md): what the state was when `close()` began. Its folder must exist.
+   */
+  exportOnExit?: string
 }
 
 export interface RunningServer<Custom extends string = never> {
@@ -81,6 +87,7 @@ export async function startServer<Custom extends string = never>(options: Server
   if (options.publicUrl !== undefined) normalizeOrigin(options.publicUrl, 'publicUrl')
   const requestTimeout = wholeNumber('requestTimeoutMs', options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS, 1)
   const counts = teamCounts(options)
+  const exportOnExit = options.exportOnExit === undefined ? undefined : checkStateFile(options.exportOnExit)
 
   // Read and checked once: every team is seeded from the same documents and catalogue.
   const run = readRunInputs(options)
@@ -89,8 +96,10 @@ export async function startServer<Custom extends string = never>(options: Server
   if (tls?.caReplaced === true) logger.warn(`made a new local CA in ${tls.caFile ?? ''}: the one there was made by an older svc-mock and could vouch for any name; clients that trusted it must trust the new one`)
   const listening = await listen(port, host, requestTimeout, tls)
   const origin = options.publicUrl ?? listening.url
+  // Teams write no saved state on exit: the server writes the main team's, which holds theirs.
+  const { exportOnExit: _file, ...teamsOptions } = options
   const teams = serverTeams(counts, {
-    options,
+    options: teamsOptions,
     run,
     logger,
     host,
@@ -109,7 +118,12 @@ export async function startServer<Custom extends string = never>(options: Server
 
   let closing: Promise<void> | undefined
   const close = (): Promise<void> => {
-    closing ??= teams.closeAll().then(() => listening.close(new ServerClosingError()))
+    closing ??= (async () => {
+      const saved = exportOnExit === undefined ? undefined : await saveOnExit(emulator, exportOnExit, logger)
+      await teams.closeAll()
+      await listening.close(new ServerClosingError())
+      if (saved instanceof Error) throw saved
+    })()
     return closing
   }
   try {

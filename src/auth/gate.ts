@@ -112,6 +112,11 @@ export class AccessGate {
     return identity
   }
 
+  /** The rate limit's open windows (a saved state holds them; a reset forgets them). */
+  get limiter(): RateLimiter {
+    return this.#limiter
+  }
+
   /** Forgets the rate-limit windows (on emulator reset). */
   reset(): void {
     this.#limiter.reset()

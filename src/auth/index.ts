@@ -23,6 +23,7 @@ import { AUTH_FLAGS, type AuthOptions, authBaseSettings } from './options.js'
 import { AuthSettings } from './settings.js'
 import { probeRoutes } from './probes.js'
 import { type PlatformTeam, type PlatformTeamInput, TEAM_PATH, platformTeamSection, whoAmI } from './platform-team.js'
+import type { SavedAuthInput } from './saved.js'
 
 export type { AuthApi, AuthState, ApiKeysApi, CreatedApiKey, UserInfo, UsersApi } from './api.js'
 export type { ApiKeyFixture, ApiKeyInput, UserInput } from './directory.js'
@@ -77,6 +78,7 @@ export interface AuthDomain extends Domain<AuthApi, AuthState> {
 export const authSchemas: DomainSchemas = {
   settings: { name: 'auth', schema: AuthSettings },
   fixtures: [platformTeamSection, usersSection, apiKeysSection, oauthClientsSection, signingKeysSection],
+  saved: async () => (await import('./saved.js')).SavedAuth,
 }
 
 /** Body and query fields of OAuth requests and answers that hold secrets. */
@@ -87,6 +89,7 @@ export interface AuthInputs {
   readonly fixtures: AuthFixtures
   readonly settings: AuthSettingsInput
   readonly targets: AuthTargets
+  readonly saved: SavedAuthInput
 }
 
 export const authDomain: DomainModule<'auth', AuthOptions, AuthDomain, AuthInputs> = {
@@ -143,6 +146,7 @@ function defineAuth(kernel: KernelServices, urls: { auth: string; base: string }
     }),
     credentials: (): CredentialInfo[] => credentials(directory, server),
     examples: () => tokenExamples(server, `${urls.auth}${TOKEN_PATH}`),
+    saved: async () => (await import('./saved.js')).savedAuth({ directory, server, gate, authUrl: urls.auth }),
     reset: async () => {
       gate.reset()
       directory.reset()

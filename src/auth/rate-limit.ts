@@ -8,7 +8,8 @@ import type { RequestContext } from '../kernel/route.js'
 import { RateLimitError, rateLimitHeaders } from './wire.js'
 import type { RateLimitSetting } from './settings.js'
 
-interface Window {
+/** One identity's current window: its start (emulator time), the calls counted, the limit and length it was opened with. */
+export interface Window {
   start: number
   count: number
   limit: number
@@ -17,6 +18,8 @@ interface Window {
 
 export class RateLimiter {
   #windows = new Map<string, Window>()
+  /** What a reset returns to. */
+  #baseline: Array<[string, Window]> = []
 
   /** Counts one call of `identity`; throws RateLimitError once the window's calls are used up. */
   check(ctx: RequestContext, identity: string, setting: RateLimitSetting): void {
@@ -39,7 +42,19 @@ export class RateLimiter {
     for (const [name, value] of Object.entries(rateLimitHeaders(setting.limit, setting.limit - window.count))) ctx.responseHeaders.set(name, value)
   }
 
+  /** The open windows, by identity (what a saved state holds). */
+  saved(): Array<[string, Window]> {
+    return [...this.#windows].map(([identity, window]) => [identity, { ...window }])
+  }
+
+  /** Holds these windows, and only these, and a reset returns to them. */
+  restore(windows: ReadonlyArray<readonly [string, Window]>): void {
+    this.#baseline = windows.map(([identity, window]) => [identity, { ...window }])
+    this.reset()
+  }
+
+  /** Back to no window open (or to those of the saved state loaded last). */
   reset(): void {
-    this.#windows.clear()
+    this.#windows = new Map(this.#baseline.map(([identity, window]) => [identity, { ...window }]))
   }
 }

@@ -1,14 +1,15 @@
 /**
  * The control plane's own operations as the OpenAPI document shows them (each domain documents
  * its own operations beside them, and the teams theirs): health, the route list, reset,
- * scenarios, clock, journal, state and events, the local CA and the dashboard's files. A body is
- * the schema the emulator method checks it with; a change's body must be sent as JSON (415
- * otherwise), from no other web page or site (403) and to a loopback or the emulator's own host
- * name (421).
+ * scenarios, clock, journal, state and events, saved states, the local CA and the dashboard's
+ * files. A body is the schema the emulator method checks it with; a change's body must be sent as
+ * JSON (415 otherwise), from no other web page or site (403) and to a loopback or the emulator's
+ * own host name (421).
  */
 import * as z from 'zod'
 import { CHANGE_REFUSALS, ControlErrorBody, READ_REFUSALS, body, json, refused } from '../kernel/control-docs.js'
 import { HtmlPage } from '../kernel/docs.js'
+import { SAVED_STATE_BODY_LIMIT } from '../kernel/constants.js'
 import { JsonValue } from '../kernel/json.js'
 import type { ResponseDoc, RouteDoc } from '../kernel/route.js'
 import { ParamValue } from '../kernel/scenarios/schema.js'
@@ -58,6 +59,15 @@ const journalQuery = {
 }
 
 const AnyObject = z.record(z.string(), JsonValue)
+const SavedStateDoc = z
+  .looseObject({ svcMockState: z.literal(1), version: z.string(), exportedAt: z.string(), note: z.string(), seed: z.number().int() })
+  .meta({ id: 'SavedState', description: 'A saved state; every member: docs/state.schema.json.' })
+const ImportSummary = z.object({
+  status: z.literal('imported'),
+  savedBy: z.string().meta({ description: 'The svc-mock version that wrote the document.' }),
+  fixtures: z.enum(['same', 'other']).meta({ description: '`other`: made over other fixtures; its changes applied to these.' }),
+  clock: ClockState,
+})
 const RouteInfo = z.object({ id: z.string(), method: z.string(), path: z.string(), origin: z.string(), summary: z.string() })
 
 /** Each of the control plane's own operations' documentation, by its id (without `control.`). */
@@ -105,6 +115,23 @@ export function controlDocs(targetNames: readonly string[]): Readonly<Record<str
       responses: { '200': json('The first matching request.', JournalEntry), '408': json('None arrived in time.', z.object({ error: z.string() })), ...CLOSED_WHILE_WAITING, ...READ_REFUSALS },
     },
     state: { responses: { '200': json('Everything the dashboard shows.', AnyObject), ...READ_REFUSALS } },
+    'state.export': {
+      description:
+        'Everything a reset would not give back, as one JSON document (docs/state.md; its schema: docs/state.schema.json): ids, clock, scenarios on, and each domain\'s changes against the fixtures. ' +
+        'It holds the emulator\'s own secrets (client secrets, keys, refresh tokens, private signing keys), as its `note` says; it is never journaled.',
+      responses: { '200': { ...json('The saved state.', SavedStateDoc), headers: { 'Content-Disposition': '`attachment; filename="svc-mock-state-….json"`' } }, '409': refused('Something of the state cannot be written (a route added in code that answers with a function).'), ...READ_REFUSALS },
+    },
+    'state.import': {
+      description:
+        'Replaces the state at once with a saved one and makes it what a reset returns to (the journal is emptied, as by a reset). A document that cannot be loaded changes nothing: ' +
+        'a 400 names the member (not JSON, an unknown member, a wrong type, a reference to something the document and the fixtures lack, an id that collides with the fixtures\', another seed) or the newer svc-mock that wrote it.',
+      ...body(SavedStateDoc),
+      responses: {
+        '200': json('Loaded.', ImportSummary),
+        '413': json(`Larger than the most it takes (${SAVED_STATE_BODY_LIMIT / 1024 / 1024} MiB).`, z.object({ error: z.string(), limit: z.number().int() })),
+        ...CHANGE_REFUSALS,
+      },
+    },
     events: {
       query: z.object({ journal: z.string().regex(/^\d+$/).optional().meta({ description: 'How many journal entries the first `journal` event carries (default 200).' }) }),
       responses: { '200': { description: 'Server-sent events: `state`, `journal`, `journal-cleared`.', content: { 'text/event-stream': z.string() } }, ...READ_REFUSALS },

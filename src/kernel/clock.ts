@@ -89,7 +89,9 @@ const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve)
 export class Clock {
   readonly mode: ClockMode
   readonly timeScale: number
-  readonly #start: number
+  #start: number
+  /** A real clock's lead over the wall clock that a reset keeps (set by a saved state). */
+  #lead = 0
   #anchorEmu: number
   #anchorReal: number
   #timers: Timer[] = []
@@ -260,11 +262,23 @@ export class Clock {
   reset(): void {
     const pending = this.#timers
     this.#timers = []
-    this.#anchorEmu = this.mode === 'manual' ? this.#start : Date.now()
+    this.#anchorEmu = this.mode === 'manual' ? this.#start : Date.now() + this.#lead
     this.#anchorReal = performance.now()
     if (this.#realTimer) clearTimeout(this.#realTimer)
     this.#realTimer = undefined
     for (const timer of pending) if (!timer.cancelled) timer.fire()
+  }
+
+  /**
+   * Moves to `now` (a saved state's time) and makes it where a reset returns: a manual clock
+   * starts there; a real clock keeps its lead over the wall clock, never falling behind it.
+   * Pending waits are released, as by a reset.
+   */
+  restore(now: number): void {
+    if (!Number.isFinite(now) || Math.abs(now) > MAX_TIME) throw new ConfigError('clock.now', `is not a date: ${String(now)}`)
+    if (this.mode === 'manual') this.#start = now
+    else this.#lead = Math.max(0, now - Date.now())
+    this.reset()
   }
 
   /** Stops the real timer so the process can exit; pending waits are released. */

@@ -22,3 +22,9 @@ export const REASON_HEADER = 'x-svc-mock-reason'
 
 /** How deep structured input may nest (JSON bodies, `$filter`, data structures, fixtures): over this is a 400. */
 export const MAX_NESTING = 256
+
+/**
+ * The largest saved state `POST /__svc-mock/state/import` takes: room for a busy run's document
+ * (bench/README.md, "Saved states", has the sizes).
+ */
+export const SAVED_STATE_BODY_LIMIT = 256 * 1024 * 1024

@@ -8,7 +8,7 @@
 import { InvalidInputError } from './errors.js'
 import { NESTING_RULE, nestsDeeperThan } from './nesting.js'
 import { empty, type Reply, reply } from './reply.js'
-import type { HttpMethod, RequestContext, RouteDoc } from './route.js'
+import type { HttpMethod, RequestContext, RouteDefinition, RouteDoc } from './route.js'
 
 /** Where the control plane lives on `{base_url}`; the kernel matches its routes first and gives no other route a path under it. */
 export const CONTROL_PREFIX = '/__svc-mock'
@@ -22,6 +22,10 @@ export interface ControlRoute {
   readonly summary: string
   /** Not recorded in the journal (the journal's own routes, health, the dashboard's files). */
   readonly unjournaled?: boolean
+  /** The largest body it takes, when not the default. */
+  readonly bodyLimit?: number
+  /** Renders its refusals its own way (the body limit's). */
+  renderError?: RouteDefinition['renderError']
   resolve(ctx: RequestContext): Promise<Reply> | Reply
 }
 
@@ -37,7 +41,7 @@ export function controlRoute(
   path: string,
   summary: string,
   resolve: ControlRoute['resolve'],
-  extra: { unjournaled?: boolean } = {},
+  extra: Pick<ControlRoute, 'unjournaled' | 'bodyLimit' | 'renderError'> = {},
 ): ControlRoute {
   return { id, method, path, summary, resolve, ...extra }
 }

@@ -13,6 +13,7 @@ import type { SeededIds } from './ids.js'
 import type { Logger } from './logger.js'
 import type { Redactor } from './redact.js'
 import type { RouteDefinition, RouteDoc } from './route.js'
+import type { SavedPart, SavedSchema } from './saved.js'
 import type { RequestTargets, ScenarioTarget } from './scenarios/targets.js'
 import type { SettingsSection, SettingsTree } from './settings.js'
 
@@ -21,6 +22,8 @@ import type { SettingsSection, SettingsTree } from './settings.js'
 export interface DomainSchemas {
   readonly settings?: SettingsSection
   readonly fixtures: readonly FixtureSection<unknown>[]
+  /** The zod schema of its part of a saved state (loaded with import() when first needed); a domain that keeps state has one. */
+  readonly saved?: SavedSchema
 }
 
 /** Declared with the scenarios, which compare them with each scenario's aim; the domains import them from here. */
@@ -81,6 +84,11 @@ export interface Domain<Api extends object = object, State extends object = obje
   examples?(): ExampleRequest[]
   /** Its operations on the control plane (`/__svc-mock/webhooks`) with their documentation; the control plane mounts them. */
   readonly control?: ControlPart
+  /**
+   * Its part of a saved state, made with import() when first needed: writing it and loading one
+   * (the schema is the module's `schemas.saved`). A domain with a `reset()` keeps state, and must have one.
+   */
+  saved?(): Promise<SavedPart>
   /** Back to the fixtures. The synchronous part runs before the scenarios are reset. */
   reset?(): Promise<void>
   /** Finishes what it has in flight (a file being written) before the emulator closes. */
@@ -121,6 +129,8 @@ export interface DomainInputs {
   readonly settings: object
   /** What a scenario can be aimed at in it (`{ webhook?: string }`). */
   readonly targets: object
+  /** Its part of a saved state, as the document holds it (a domain that keeps no state has none). */
+  readonly saved?: object
 }
 
 /**

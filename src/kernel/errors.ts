@@ -36,9 +36,9 @@ export class ConfigError extends SvcMockError<'ERR_CONFIG'> {
   readonly got: OptionValue | undefined
   /** The allowed value closest to the one refused, when there is a list of them. */
   readonly near: string | undefined
-  constructor(option: string, problem: string, refused: { got?: OptionValue; near?: string | undefined } = {}) {
+  constructor(option: string, problem: string, refused: { got?: OptionValue; near?: string | undefined; cause?: unknown } = {}) {
     const error = { problem, got: refused.got, near: refused.near }
-    super(`Invalid option ${option}: ${explained(error, (name, value) => (value === undefined ? name : `${name} ${JSON.stringify(value)}`), undefined)}`)
+    super(`Invalid option ${option}: ${explained(error, (name, value) => (value === undefined ? name : `${name} ${JSON.stringify(value)}`), undefined)}`, refused.cause === undefined ? undefined : { cause: refused.cause })
     this.option = option
     this.problem = problem
     this.got = refused.got

@@ -1,6 +1,8 @@
 /**
  * Ids the emulator makes up (version ids, keys, codes): from a small seeded generator, so the
- * same seed gives the same ids in the same order, and `reset()` starts the sequence again.
+ * same seed gives the same ids in the same order, and `reset()` starts the sequence again. A
+ * stream's position is the number of draws made since its seed (`drawn`): a saved state holds
+ * it, and `restore()` moves a stream of any seed there (and makes it where `reset()` goes).
  */
 
 /** mulberry32, a fast 32-bit generator with a good spread, plenty for test data: the state after `state`. */
@@ -16,13 +18,30 @@ export function mulberry32Value(state: number): number {
   return (t ^ (t >>> 14)) >>> 0
 }
 
+/** mulberry32's step: the state after `n` draws from `seed` is `seed + n * STEP` (mod 2^32). */
+const STEP = 0x6d2b79f5
+
 export class SeededIds {
   readonly #seed: number
   #state: number
+  #drawn = 0
+  /** Where `reset()` goes: the draws a restored position starts from (0: the seed). */
+  #start = 0
 
   constructor(seed: number) {
     this.#seed = seed >>> 0
     this.#state = this.#seed
+  }
+
+  /** Draws made since the seed: the stream's position. */
+  get drawn(): number {
+    return this.#drawn
+  }
+
+  /** Moves to `drawn` draws after the seed, and makes that the position `reset()` returns to. */
+  restore(drawn: number): void {
+    this.#start = drawn
+    this.reset()
   }
 
   /** A generator of its own, seeded from this one's seed and `salt`: its draws never shift this one's. */
@@ -30,13 +49,15 @@ export class SeededIds {
     return new SeededIds(this.#seed ^ salt)
   }
 
-  /** Back to the start of the sequence. */
+  /** Back to the start of the sequence (or to the position restored last). */
   reset(): void {
-    this.#state = this.#seed
+    this.#drawn = this.#start
+    this.#state = (this.#seed + Math.imul(this.#start, STEP)) >>> 0
   }
 
   /** The next 32-bit value (mulberry32). */
   next(): number {
+    this.#drawn++
     this.#state = mulberry32Step(this.#state)
     return mulberry32Value(this.#state)
   }

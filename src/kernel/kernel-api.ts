@@ -18,6 +18,8 @@ import type { Logger } from './logger.js'
 import type { Reply } from './reply.js'
 import type { IncomingRequest } from './request.js'
 import type { RouteDefinition, RouteDoc } from './route.js'
+import type { ImportSummary, SavedStateDocument } from './saved.js'
+import type { StateHost } from './saved-state/index.js'
 import type { ScenarioEngine, ScenarioListing } from './scenarios/engine.js'
 import type { Pipeline } from './serve.js'
 
@@ -73,7 +75,18 @@ export interface KernelApi<State extends WatchedState, Targets extends object, U
   examples(): ExampleRequest[]
   /** The OpenAPI 3.1 document of every route, generated from the route registry (`GET /__svc-mock/openapi.json`). */
   openapi(): Promise<JsonObject>
-  /** Back to the fixtures: store, queues, executions, scenarios (the start-up ones stay), clock, journal. */
+  /**
+   * Everything a reset would not give back, as one JSON document (docs/state.md): ids, clock,
+   * scenarios on, and each domain's changes against the fixtures. One snapshot between two requests.
+   */
+  exportState(): Promise<SavedStateDocument>
+  /**
+   * Replaces the state with a saved one (a document, or its JSON text) in one step, and makes it
+   * what a reset returns to. A document that cannot be loaded changes nothing: SavedStateError
+   * names the member, SavedStateVersionError the svc-mock that wrote a newer format.
+   */
+  importState(document: SavedStateDocument | string): Promise<ImportSummary>
+  /** Back to the fixtures (or to the state loaded last): store, queues, executions, scenarios (the start-up ones stay), clock, journal. */
   reset(): Promise<void>
   close(): Promise<void>
 }
@@ -87,6 +100,11 @@ export interface KernelTransport {
   origins(): string[]
   /** Ends every live-event subscription and journal wait (with `reason`), so dashboards and long polls let go of a closing server. */
   disconnect(reason: HttpError): void
+  /**
+   * Loads the writer of saved states, and answers what takes one, synchronously (a server writes
+   * its teams' states inside its own document's snapshot).
+   */
+  stateSnapshotter(): Promise<() => SavedStateDocument>
 }
 
 /** A kernel: the emulator object, serving from the moment it exists. */
@@ -107,8 +125,12 @@ export interface KernelParts<Urls extends Addresses> {
   readonly domains: Assembly
   /** The route table as it is now (built again when a domain's routes change). */
   readonly served: () => Pipeline
-  /** Switches the start-up scenarios on (again, after a reset). */
-  readonly startup: () => void
+  /** Switches the scenarios a reset returns to on again (the start-up ones, or those of the state loaded last). */
+  readonly restoreScenarios: () => void
+  /** Makes the scenarios on now the ones `restoreScenarios` switches on. */
+  readonly keepScenarios: () => void
+  /** Every route served now, the fallback's included. */
+  readonly allRoutes: () => readonly RouteDefinition[]
   /** Makes the OpenAPI document (loaded only when one is asked for). */
   readonly document: (documented: Documented) => Promise<JsonObject>
 }
@@ -120,6 +142,19 @@ export function kernelObject<State extends KernelState, Targets extends object, 
   const state = (): State => ({ version: product.version, clock: clock.state(), journalCapacity: journal.capacity, scenarios: scenarios.list(), ...domains.state() }) as State
   const hub = new EventHub({ journal, changes, state })
   const routes = (): RouteDefinition[] => served().routes.map((r) => r.definition)
+  const host: StateHost = {
+    version: product.version,
+    seed,
+    urls,
+    clock,
+    ids,
+    scenarios,
+    journal,
+    domains,
+    routes: parts.allRoutes,
+    scenarioBaseline: parts.keepScenarios,
+    changed,
+  }
   const kernel: KernelApi<State, Targets, Urls> & KernelTransport = {
     urls,
     seed,
@@ -140,14 +175,17 @@ export function kernelObject<State extends KernelState, Targets extends object, 
     credentials: () => domains.credentials(),
     examples: () => domains.examples(),
     openapi: async () => parts.document({ routes: routes(), docs: await domains.docs() }),
+    // The reader and writer of saved states load on first use.
+    exportState: async () => (await import('./saved-state/index.js')).exportState(host),
+    stateSnapshotter: async () => await (await import('./saved-state/index.js')).snapshotter(host),
+    importState: async (document) => await (await import('./saved-state/index.js')).importState(host, document),
     reset: async () => {
       clock.reset()
       journal.clear()
       // Each domain's reset starts at once (a flow's queue empties synchronously), before the
       // scenarios go off: a scenario going off lets flows take up their queues again.
       const reset = domains.reset()
-      scenarios.reset()
-      parts.startup()
+      parts.restoreScenarios()
       ids.reset()
       await reset
       changed()

@@ -15,12 +15,14 @@ import type { FixtureDocument } from './fixtures.js'
 import { SeededIds } from './ids.js'
 import { Journal } from './journal.js'
 import type { JsonObject } from './json.js'
-import { type Addresses, type Documented, type Kernel, type KernelState, type Product, kernelObject } from './kernel-api.js'
+import { type Addresses, type Documented, type Kernel, type KernelApi, type KernelState, type Product, kernelObject } from './kernel-api.js'
 import type { Logger } from './logger.js'
 import { Redactor } from './redact.js'
 import { type ScenarioDefinition, scenarioCatalogue } from './scenarios/catalogue.js'
 import { type Activation, ScenarioEngine } from './scenarios/engine.js'
 import { parseActivations } from './scenarios/syntax.js'
+import type { RouteDefinition } from './route.js'
+import { type SavedStateDocument, SavedStateError, SavedStateVersionError } from './saved.js'
 import { Pipeline } from './serve.js'
 import { type SettingsSection, type SettingsTree, mergeSettings, settingsSchemaOf } from './settings.js'
 import { firstProblem, parseNaming } from './validation.js'
@@ -62,6 +64,20 @@ export interface KernelSetup<Options extends object, Urls extends Addresses> {
   readonly routeList: string
   /** Makes the OpenAPI document from every route and its documentation. */
   readonly document: (documented: Documented) => Promise<JsonObject>
+  /** A saved state to start from (a document or its JSON text); the start-up scenarios go on after its own. */
+  readonly state?: SavedStateDocument | string
+}
+
+/** Loads the saved state an emulator starts from; a document that cannot be loaded is the `state` option's ConfigError. */
+async function startFrom(emulator: KernelApi<KernelState, object, Addresses>, state: SavedStateDocument | string, then: () => void): Promise<void> {
+  try {
+    await emulator.importState(state)
+  } catch (error) {
+    if (error instanceof SavedStateError) throw new ConfigError('state', `${error.member === '' ? 'the document' : `member ${error.member}`}: ${error.rule}`, { cause: error })
+    if (error instanceof SavedStateVersionError) throw new ConfigError('state', error.message, { cause: error })
+    throw error
+  }
+  then()
 }
 
 /**
@@ -147,6 +163,16 @@ export async function createKernel<Options extends object, Urls extends Addresse
     for (const { name, activation } of startup) engine.use(name, activation)
   }
   switchOn()
+  // What a reset switches on again: the start-up scenarios, until a saved state is loaded.
+  let restoreScenarios = (): void => {
+    engine.reset()
+    switchOn()
+  }
+  const keepScenarios = (): void => {
+    const saved = engine.saved()
+    restoreScenarios = () => engine.replaceRun(engine.restorable(saved))
+  }
+  const allRoutes = (): RouteDefinition[] => [...assembly.routes(), ...(assembly.fallback ? [assembly.fallback] : [])]
 
   // Scenario files may be aimed at every route, a fallback's included.
   catalogue.checkRoutes([...assembly.routes(), ...(assembly.fallback ? [assembly.fallback] : [])])
@@ -164,8 +190,14 @@ export async function createKernel<Options extends object, Urls extends Addresse
     ids,
     domains: assembly,
     served: () => pipeline ?? served,
-    startup: switchOn,
+    restoreScenarios: () => restoreScenarios(),
+    keepScenarios,
+    allRoutes,
     document: setup.document,
+  })
+  if (setup.state !== undefined) await startFrom(emulator, setup.state, () => {
+    switchOn()
+    keepScenarios()
   })
   return emulator
 }

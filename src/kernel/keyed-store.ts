@@ -5,6 +5,9 @@
  *
  * `seed()` sets the baseline; `reset()` returns to it by undoing only the keys touched since,
  * `changes()` says what those are, and `rebase()` makes the records held now the baseline.
+ * What changed against the seed (the fixtures) is kept apart, through every rebase: `saved()`
+ * says it (a saved state's part), and `restore()` applies such changes to the seed and makes the
+ * result the baseline.
  */
 import type * as z from 'zod'
 
@@ -26,6 +29,12 @@ export class KeyedStore<S extends z.ZodType<object>> {
   #baseline = new Map<string, z.output<S>>()
   /** Keys written or deleted since the baseline, each with whether its baseline record was deleted. */
   readonly #touched = new Map<string, boolean>()
+  /** The seeded records (the fixtures'). */
+  #seeded = new Map<string, z.output<S>>()
+  /** As `#touched`, against the seed: what a saved state holds. */
+  #sinceSeed = new Map<string, boolean>()
+  /** `#sinceSeed` as it was at the baseline, for `reset()`. */
+  #sinceSeedAtBaseline = new Map<string, boolean>()
 
   constructor(schema: S, key: (record: z.output<S>) => string) {
     this.#schema = schema
@@ -35,6 +44,8 @@ export class KeyedStore<S extends z.ZodType<object>> {
   /** Holds these records, and only these, as the baseline: records the schema made already (parsed fixtures), so not parsed again. */
   seed(parsed: readonly z.output<S>[]): void {
     this.#records = new Map(parsed.map((record) => [this.#key(record), record]))
+    this.#seeded = new Map(this.#records)
+    this.#sinceSeed.clear()
     this.rebase()
   }
 
@@ -42,20 +53,20 @@ export class KeyedStore<S extends z.ZodType<object>> {
   rebase(): void {
     this.#baseline = new Map(this.#records)
     this.#touched.clear()
+    this.#sinceSeedAtBaseline = new Map(this.#sinceSeed)
   }
 
   /** Parses the value with the schema and holds it, replacing the record with its key in place. */
   put(value: z.input<S>): z.output<S> {
     const record = this.#schema.parse(value)
-    const key = this.#key(record)
-    if (!this.#records.has(key)) {
-      // Added at the end of the order: so it comes after every record touched before it.
-      const deleted = this.#touched.get(key) ?? false
-      this.#touched.delete(key)
-      this.#touched.set(key, deleted)
-    } else if (!this.#touched.has(key)) this.#touched.set(key, false)
-    this.#records.set(key, record)
+    this.#hold(this.#key(record), record)
     return record
+  }
+
+  #hold(key: string, record: z.output<S>): void {
+    touch(this.#touched, key, this.#records)
+    touch(this.#sinceSeed, key, this.#records)
+    this.#records.set(key, record)
   }
 
   get(key: string): z.output<S> | undefined {
@@ -71,6 +82,8 @@ export class KeyedStore<S extends z.ZodType<object>> {
     if (!this.#records.delete(key)) return false
     if (this.#baseline.has(key)) this.#touched.set(key, true)
     else this.#touched.delete(key)
+    if (this.#seeded.has(key)) this.#sinceSeed.set(key, true)
+    else this.#sinceSeed.delete(key)
     return true
   }
 
@@ -89,9 +102,41 @@ export class KeyedStore<S extends z.ZodType<object>> {
   }
 
   changes(): StoreChanges<z.output<S>> {
+    return this.#changesIn(this.#touched)
+  }
+
+  /** What changed since the seed (the fixtures), however many baselines were made since: a saved state's part. */
+  saved(): StoreChanges<z.output<S>> {
+    return this.#changesIn(this.#sinceSeed)
+  }
+
+  /** Whether the seed (the fixtures) has a record with this key. */
+  seeded(key: string): boolean {
+    return this.#seeded.has(key)
+  }
+
+  /** The keys of the seed's records, in order. */
+  seededKeys(): string[] {
+    return [...this.#seeded.keys()]
+  }
+
+  /**
+   * The seed with these changes applied (records the schema made already: a checked saved
+   * state's), made the baseline.
+   */
+  restore(changes: StoreChanges<z.output<S>>): void {
+    this.#records = new Map(this.#seeded)
+    this.#touched.clear()
+    this.#sinceSeed.clear()
+    for (const key of changes.deleted) this.delete(key)
+    for (const record of changes.put) this.#hold(this.#key(record), record)
+    this.rebase()
+  }
+
+  #changesIn(touched: ReadonlyMap<string, boolean>): StoreChanges<z.output<S>> {
     const put: z.output<S>[] = []
     const deleted: string[] = []
-    for (const [key, baselineDeleted] of this.#touched) {
+    for (const [key, baselineDeleted] of touched) {
       const record = this.#records.get(key)
       if (record !== undefined) put.push(record)
       if (baselineDeleted) deleted.push(key)
@@ -101,6 +146,7 @@ export class KeyedStore<S extends z.ZodType<object>> {
 
   /** Back to the baseline: its records, in its order. */
   reset(): void {
+    if (this.#touched.size > 0) this.#sinceSeed = new Map(this.#sinceSeedAtBaseline)
     let reorder = false
     for (const [key, baselineDeleted] of this.#touched) {
       const base = this.#baseline.get(key)
@@ -112,4 +158,14 @@ export class KeyedStore<S extends z.ZodType<object>> {
     if (reorder) this.#records = new Map(this.#baseline)
     this.#touched.clear()
   }
+}
+
+/** Notes a write of `key` in `touched`, before it is held: a key not held yet goes to the end of the order. */
+function touch(touched: Map<string, boolean>, key: string, held: ReadonlyMap<string, unknown>): void {
+  if (!held.has(key)) {
+    // Added at the end of the order: so it comes after every record touched before it.
+    const deleted = touched.get(key) ?? false
+    touched.delete(key)
+    touched.set(key, deleted)
+  } else if (!touched.has(key)) touched.set(key, false)
 }

@@ -1,10 +1,10 @@
 /**
  * What a team is made from, `POST /__svc-mock/teams`'s body and `server.teams.create()`'s argument:
- * its name, its own fixtures after the run's, its seed, its scenarios, its port; every field
- * optional. Loaded with the code that makes teams, and by the control plane's documentation.
+ * its name, its own fixtures after the run's, its seed, its scenarios, its port, a saved state to
+ * start from; every field optional. Loaded with the code that makes teams, and by the control plane's documentation.
  */
 import * as z from 'zod'
-import type { InlineFixtures, ScenarioActivation } from '../emulator-api.js'
+import type { InlineFixtures, SavedState, ScenarioActivation } from '../emulator-api.js'
 import { TEAM_NAME } from './constants.js'
 
 /** The body of `POST /__svc-mock/teams`, checked whole before any port is opened. */
@@ -24,10 +24,15 @@ export const TeamBody = z.strictObject({
     .optional()
     .meta({ description: "Scenarios on for the team's whole run, after the run's own: `name`, `name:key=value` or `{name, times, params, …}`." }),
   port: z.number().int().min(0).max(65535).optional().meta({ description: 'Its port; default 0, a free one.' }),
+  state: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .meta({ description: 'A saved state to start from (GET /__svc-mock/state/export, docs/state.schema.json); its seed is the team\'s unless `seed` is given. A reset of the team returns to it.' }),
 })
 
-/** What a team is made from: its name, its own fixtures after the run's, its seed, its scenarios, its port. */
-export type TeamOptions = Omit<z.input<typeof TeamBody>, 'fixtures' | 'scenarios'> & {
+/** What a team is made from: its name, its own fixtures after the run's, its seed, its scenarios, its port, a saved state. */
+export type TeamOptions = Omit<z.input<typeof TeamBody>, 'fixtures' | 'scenarios' | 'state'> & {
   fixtures?: InlineFixtures | InlineFixtures[]
   scenarios?: Array<string | ({ name: string } & ScenarioActivation)>
+  state?: SavedState
 }

@@ -55,7 +55,8 @@ async function docs(): Promise<Readonly<Record<string, RouteDoc>>> {
     'teams.create': {
       description:
         "A complete, isolated emulator (store, keys, clock, scenarios, journal, webhooks) seeded from the run's fixtures and then the body's, listening on a port of its own on the same host. " +
-        'Its tokens, keys and codes are refused by every other team. A 400 (a name that is not a DNS label, fixtures or a scenario that fail validation) makes nothing.',
+        'Its tokens, keys and codes are refused by every other team. With `state`, it starts from a saved state (GET /__svc-mock/state/export), which its reset returns to: every parallel worker from one file. ' +
+        'A 400 (a name that is not a DNS label, fixtures, a scenario or a saved state that fail validation, naming `state.<member>`) makes nothing.',
       body: { 'application/json': TeamBody.meta({ id: 'TeamOptions' }) },
       responses: {
         '201': json('The team.', Team),

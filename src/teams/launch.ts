@@ -1,17 +1,17 @@
 /**
  * Making one team and closing it: the run's emulator at an origin of its own, on a port the server
- * opens, with its platform team record, its own fixtures, seed and scenarios after the run's, and
- * its log lines labelled with its name. The server hands in how it opens a port and builds an
+ * opens, with its platform team record, its own fixtures, seed and scenarios after the run's, its
+ * own saved state (never the run's), and its log lines labelled with its name. The server hands in how it opens a port and builds an
  * emulator (`TeamsSetup`), so a team is served exactly as the main one is.
  */
-import type { Emulator, EmulatorCore, EmulatorOptions } from '../emulator-api.js'
+import type { Emulator, EmulatorCore, EmulatorOptions, SavedState } from '../emulator-api.js'
 import { type HttpError, SvcMockError } from '../kernel/errors.js'
 import type { Logger } from '../kernel/logger.js'
 import { type RunInputs, withFixtures } from '../run-inputs.js'
 import type { TeamOptions } from './body.js'
 import { ServerClosingError, TeamPortError } from './errors.js'
 import { platformTeamFixture } from './platform-team.js'
-import { type RunningTeam, type TeamsApi, runningTeam } from './team.js'
+import { type ControlledTeams, type RunningTeam, runningTeam } from './team.js'
 
 /** A port the server opened for a team: it serves an emulator from `serve()` on, until `close()`. */
 export interface TeamPort {
@@ -36,12 +36,14 @@ export interface TeamsSetup {
   /** Opens a port on the server's host, served as the server's own (plain or TLS). */
   openPort(port: number): Promise<TeamPort>
   /** Builds an emulator, with its transports, whose control plane drives `teams`. */
-  build(options: EmulatorOptions, host: { readonly run: RunInputs; readonly teams: TeamsApi }): Promise<EmulatorCore & Emulator>
+  build(options: EmulatorOptions, host: { readonly run: RunInputs; readonly teams: ControlledTeams }): Promise<EmulatorCore & Emulator>
 }
 
 /** A team made: its record, and how to close it. */
 export interface LaunchedTeam {
   readonly team: RunningTeam
+  /** What takes its saved state, synchronously, once loaded (the main team's document holds it). */
+  stateSnapshotter(): Promise<() => SavedState>
   /**
    * Stops taking connections at once and answers its long polls with `reason`; resolves once
    * requests in flight are answered and its emulator is closed.
@@ -50,7 +52,7 @@ export interface LaunchedTeam {
 }
 
 /** Makes the team `name` (checked already) of `teams`; a bad fixture or scenario throws before its port opens. */
-export async function launchTeam(setup: TeamsSetup, teams: TeamsApi, name: string, options: TeamOptions): Promise<LaunchedTeam> {
+export async function launchTeam(setup: TeamsSetup, teams: ControlledTeams, name: string, options: TeamOptions): Promise<LaunchedTeam> {
   const named = withFixtures(setup.run, [platformTeamFixture(name)], `the platform team of "${name}"`)
   const run = withFixtures(named, options.fixtures === undefined ? [] : [options.fixtures].flat(), 'fixtures')
   const port = options.port ?? 0
@@ -59,8 +61,11 @@ export async function launchTeam(setup: TeamsSetup, teams: TeamsApi, name: strin
   })
   const seed = options.seed ?? setup.options.seed
   try {
+    // A team starts from its own saved state, never from the run's.
+    const { state: _runState, ...runOptions } = setup.options
     const emulatorOptions: EmulatorOptions = {
-      ...setup.options,
+      ...runOptions,
+      ...(options.state === undefined ? {} : { state: options.state }),
       origin: opened.url,
       name,
       ...(seed === undefined ? {} : { seed }),
@@ -69,7 +74,11 @@ export async function launchTeam(setup: TeamsSetup, teams: TeamsApi, name: strin
     }
     const emulator = await setup.build(emulatorOptions, { run, teams })
     opened.serve(emulator)
-    return { team: runningTeam(name, opened.url, opened.port, emulator), close: (reason) => opened.close(reason) }
+    return {
+      team: runningTeam(name, opened.url, opened.port, emulator),
+      close: (reason) => opened.close(reason),
+      stateSnapshotter: async () => (await emulator.stateSnapshotter()) as () => SavedState,
+    }
   } catch (error) {
     await opened.close(new ServerClosingError())
     throw error

@@ -1,7 +1,8 @@
 /**
  * A standalone server's teams, as `server.teams` and the control plane drive them. Most runs make
- * none: until the first team is made (or `teams` asks for some at start) the main team is listed
- * alone, and the code that makes and tracks teams (registry.ts, launch.ts, the body's schema) is
+ * none: until the first team is made (or `teams` asks for some at start, or a saved state loaded
+ * into the main team holds some) the main team is listed alone, its saved state holds no other,
+ * and the code that makes and tracks teams (registry.ts, launch.ts, the body's schema) is
  * import()ed on that first use.
  */
 import type { Emulator } from '../emulator-api.js'
@@ -9,9 +10,9 @@ import type { TeamOptions } from './body.js'
 import type { TeamsSetup } from './launch.js'
 import type { TeamCounts } from './options.js'
 import type { TeamRegistry } from './registry.js'
-import { type RunningTeam, type TeamInfo, type TeamsApi, infoOf, mainTeam } from './team.js'
+import { type ControlledTeams, type PreparedTeams, type RunningTeam, type SavedTeam, type TeamInfo, infoOf, mainTeam } from './team.js'
 
-export class ServerTeams implements TeamsApi {
+export class ServerTeams implements ControlledTeams {
   readonly #counts: TeamCounts
   readonly #setup: TeamsSetup
   #main: RunningTeam | undefined
@@ -44,6 +45,15 @@ export class ServerTeams implements TeamsApi {
 
   async delete(name: string): Promise<void> {
     await (await this.#loaded()).delete(name)
+  }
+
+  async snapshotter(base: string): Promise<() => SavedTeam[]> {
+    // The code that makes teams is not loaded yet: no team runs beside the main one.
+    return this.#registry ? await this.#registry.snapshotter(base) : () => []
+  }
+
+  async prepare(base: string, teams: readonly SavedTeam[], refused: (index: number, field: string, rule: string) => Error): Promise<PreparedTeams> {
+    return await (await this.#loaded()).prepare(base, teams, refused)
   }
 
   /** Makes the teams asked for at start, `team-1` … `team-N`. */

@@ -1,9 +1,10 @@
 /**
  * What an emulator team is: an isolated emulator of a standalone server, on a port of its own, as
- * the control plane lists it (`TeamInfo`), with its emulator (`RunningTeam`), and the server's
- * teams as code drives them (`TeamsApi`, `server.teams`).
+ * the control plane lists it (`TeamInfo`), with its emulator (`RunningTeam`), the server's teams as
+ * code drives them (`TeamsApi`, `server.teams`), and as the control plane drives them, their part
+ * of the main team's saved state included (`ControlledTeams`, `SavedTeam`).
  */
-import type { Emulator } from '../emulator-api.js'
+import type { Emulator, SavedState } from '../emulator-api.js'
 import type { TeamOptions } from './body.js'
 import { MAIN_TEAM } from './constants.js'
 
@@ -35,6 +36,34 @@ export interface TeamsApi {
   create(options?: TeamOptions): Promise<RunningTeam>
   /** Closes a team: its long polls are answered 410, and its port takes no more connections once this resolves. */
   delete(name: string): Promise<void>
+}
+
+/** A team as the main team's saved state holds it: its name, its seed, and its own saved state. */
+export interface SavedTeam {
+  name: string
+  seed: number
+  state: SavedState
+}
+
+/** Teams a saved state holds, made aside: `apply` serves each in place of a running team of its name. */
+export interface PreparedTeams {
+  apply(): void
+  /** Closes them: another part of the document was refused. */
+  discard(): Promise<void>
+}
+
+/** The server's teams as the control plane drives them: as code does, and their part of the main team's saved state. */
+export interface ControlledTeams extends TeamsApi {
+  /**
+   * For the main team's saved state (`base`: the address of the emulator asking; any other gets
+   * none): loads what writing the other teams' states needs, and answers what takes them, synchronously.
+   */
+  snapshotter(base: string): Promise<() => SavedTeam[]>
+  /**
+   * Makes the teams of a saved state loaded into the main team, aside (each from its own state);
+   * `refused(index, field, rule)` names a team that cannot be made.
+   */
+  prepare(base: string, teams: readonly SavedTeam[], refused: (index: number, field: string, rule: string) => Error): Promise<PreparedTeams>
 }
 
 /** A team served at `url` (`http://host:port`); `main`: the server's own. */

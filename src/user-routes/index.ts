@@ -16,6 +16,7 @@ import { type UserRoutesDomainApi, userRoutesApi } from './api.js'
 import { userRoutesControl } from './control.js'
 import { RouteRegistry } from './registry.js'
 import { resourcesApi } from './resources.js'
+import type { SavedUserRoutesInput } from './saved.js'
 
 export type { UserRoutesApi, UserRoutesDomainApi } from './api.js'
 export type { Recording } from './recorder.js'
@@ -39,9 +40,10 @@ export interface UserRoutesInputs {
   readonly fixtures: {}
   readonly settings: never
   readonly targets: {}
+  readonly saved: SavedUserRoutesInput
 }
 
-export const userRoutesSchemas: DomainSchemas = { fixtures: [] }
+export const userRoutesSchemas: DomainSchemas = { fixtures: [], saved: async () => (await import('./saved.js')).SavedUserRoutes }
 
 /** The proxy's fallback route and its recorder, when the options ask for them. */
 function proxyOf(options: UserRoutesOptions, kernel: KernelServices): { route: RouteDefinition; recorder: Recorder | undefined } | undefined {
@@ -72,6 +74,7 @@ export const userRoutesDomain: DomainModule<'userRoutes', UserRoutesOptions, Dom
       control: userRoutesControl(api),
       docs: async () => registry.docs(),
       load: () => registry.start(inputs),
+      saved: async () => (await import('./saved.js')).savedUserRoutes(registry),
       reset: () => {
         recorder?.reset()
         return registry.reset()

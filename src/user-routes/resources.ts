@@ -61,9 +61,11 @@ export class Resource implements ResourceCollection {
   readonly path: string
   readonly idField: string
   readonly #newId: () => string
-  readonly #records = new Collection({ schema: Entry })
+  #records = new Collection({ schema: Entry })
   /** The records it starts with and returns to on reset. */
   #seed: readonly JsonObject[] = []
+  /** The records its declaration gave (a saved state holds the records when they are not these). */
+  #declared: readonly JsonObject[] = []
   /** Whether the records changed since the seed. */
   #changed = false
   /** The writes made so far; each runs once the one before it is done. */
@@ -76,12 +78,32 @@ export class Resource implements ResourceCollection {
     this.#newId = newId
   }
 
-  /** The records it starts with and returns to on reset. */
+  /** The records its declaration gives: it starts with them and returns to them on reset. */
   seed(records: readonly JsonObject[]): Promise<void> {
     return this.#write(async () => {
       this.#seed = records
+      this.#declared = records
       await this.#fill()
     })
+  }
+
+  /** Its records, when they are not the ones its declaration gave (what a saved state holds). */
+  savedRecords(): JsonObject[] | undefined {
+    return this.#changed || this.#seed !== this.#declared ? this.list() : undefined
+  }
+
+  /**
+   * A collection filled with these records aside; what is returned puts it in place at once and
+   * makes the records what a reset returns to (a saved state's).
+   */
+  async restorable(records: readonly JsonObject[]): Promise<() => void> {
+    const collection = new Collection({ schema: Entry })
+    for (const record of records) await collection.create({ key: idOf(record[this.idField]) ?? '', record })
+    return () => {
+      this.#records = collection
+      this.#seed = records
+      this.#changed = false
+    }
   }
 
   reset(): Promise<void> {

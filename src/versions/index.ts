@@ -17,6 +17,7 @@ import type { ElementFixtureInput, GenerateInput, StorageInput } from './model.j
 import { VERSIONS_FLAGS, type VersionsOptions, versionsBaseSettings } from './options.js'
 import { VersionsSettings } from './settings.js'
 import { ElementStore } from './store.js'
+import type { SavedVersionsInput } from './saved.js'
 import { VERSIONS_SCENARIO_ERRORS, renderVersionsError, versionsScenarioError } from './wire.js'
 
 export type { ElementsApi, StoragesApi, VersionsApi } from './api.js'
@@ -43,11 +44,13 @@ export interface VersionsInputs {
   readonly fixtures: VersionsFixtures
   readonly settings: VersionsSettingsInput
   readonly targets: object
+  readonly saved: SavedVersionsInput
 }
 
 export const versionsSchemas: DomainSchemas = {
   settings: { name: 'versions', schema: VersionsSettings },
   fixtures: [storagesSection, elementsSection, generateSection],
+  saved: async () => (await import('./saved.js')).SavedVersions,
 }
 
 export const versionsDomain: DomainModule<'versions', VersionsOptions, Domain<VersionsApi>, VersionsInputs> = {
@@ -89,6 +92,7 @@ export const versionsDomain: DomainModule<'versions', VersionsOptions, Domain<Ve
         return loadElements(store, fixtures, { baseUrl, seed: kernel.seed, newId })
       },
       examples: () => (example === undefined ? [] : [{ url: example }]),
+      saved: async () => (await import('./saved.js')).savedVersions(store, baseUrl),
       reset: async () => store.reset(),
     }
   },

@@ -9,7 +9,8 @@
  */
 import * as z from 'zod'
 import { ConflictError } from '../kernel/errors.js'
-import { KeyedStore } from '../kernel/keyed-store.js'
+import { KeyedStore, type StoreChanges } from '../kernel/keyed-store.js'
+import type { SeededKeys } from '../kernel/saved-store.js'
 import type { GeneratedElements } from './generated.js'
 import type { GeneratedIdParts } from './generated-ids.js'
 import { type StorageFixture, StorageRecord, VersionRecord, elementKey, storageKey } from './model.js'
@@ -22,9 +23,17 @@ export interface ElementFilter {
 
 /** An element as the store keeps it: its versions, oldest first, and its place in the element list. */
 const StoredElement = z.object({ versions: z.array(VersionRecord).min(1), place: z.number() })
-type StoredElement = z.infer<typeof StoredElement>
+export type StoredElement = z.infer<typeof StoredElement>
 
-function keyOf(element: StoredElement): string {
+/** The elements as a saved state holds them: the changes against the fixtures, the generated ones taken out, the next place. */
+export interface SavedElements {
+  readonly changes: StoreChanges<StoredElement>
+  /** Generated elements (by index) changed or removed: the store answers for them, or nothing does. */
+  readonly moved: readonly number[]
+  readonly nextPlace: number
+}
+
+export function keyOf(element: StoredElement): string {
   const { collectionId, storageId, facet, elementId } = element.versions[0] as VersionRecord
   return elementKey(collectionId, storageId, facet, elementId)
 }
@@ -39,7 +48,9 @@ export class ElementStore {
   /** Place of the first generated element: they come after the fixtures' elements. */
   #generatedPlace = 0
   /** Generated elements (by index) changed or removed since the seed: the store answers for them, or nothing does. */
-  readonly #moved = new Set<number>()
+  #moved = new Set<number>()
+  /** Those a reset leaves moved (a saved state's). */
+  #movedBaseline: readonly number[] = []
 
   /** The seeded store: the fixtures' storages and elements (their versions' records), and the generated elements, if any. */
   seed(storages: readonly StorageFixture[], versions: readonly VersionRecord[], generated?: GeneratedElements): void {
@@ -59,6 +70,7 @@ export class ElementStore {
     this.#generatedPlace = elements.length
     this.#nextPlace = elements.length + (generated?.count ?? 0)
     this.#moved.clear()
+    this.#movedBaseline = []
   }
 
   /** Back to the seeded storages and elements, undoing only the elements that changed. */
@@ -71,7 +83,45 @@ export class ElementStore {
       const element = this.#elements.get(key)
       if (element) this.#index(element)
     }
-    this.#moved.clear()
+    this.#moved = new Set(this.#movedBaseline)
+  }
+
+  /** The elements' part of a saved state. */
+  savedElements(): SavedElements {
+    return { changes: this.#elements.saved(), moved: [...this.#moved], nextPlace: this.#nextPlace }
+  }
+
+  /** The fixtures' elements' keys (a saved state's elements are checked against them). */
+  get elementSeed(): SeededKeys {
+    return this.#elements
+  }
+
+  /** How many elements were generated from the seed. */
+  get generatedCount(): number {
+    return this.#generated?.count ?? 0
+  }
+
+  /** The place the first element added after the fixtures and the generated ones takes. */
+  get seedNextPlace(): number {
+    return this.#generatedPlace + this.generatedCount
+  }
+
+  /** The generated element this id names in this storage and facet, as its index (whether or not it was moved). */
+  generatedIndex(collectionId: string, storageId: string, facet: string, id: string): number | undefined {
+    const generated = this.#generated
+    if (!generated?.holds(collectionId, storageId, facet)) return undefined
+    const parts = generated.read(id)
+    return parts?.version === 0 ? parts.index : undefined
+  }
+
+  /** The fixtures' elements with these changes (checked already), made the baseline a reset returns to. */
+  restoreElements(saved: SavedElements): void {
+    this.#elements.restore(saved.changes)
+    this.#byId.clear()
+    for (const element of this.#elements.all()) this.#index(element)
+    this.#movedBaseline = [...saved.moved]
+    this.#moved = new Set(saved.moved)
+    this.#nextPlace = saved.nextPlace
   }
 
   storage(collectionId: string, storageId: string): StorageRecord | undefined {

@@ -49,6 +49,8 @@ export class ExecutionLog {
   readonly #kept: () => number
   #byWebhook = new Map<string, Execution[]>()
   readonly #waiters = new Set<Waiter>()
+  /** The executions a reset returns to (a saved state's; none until one is loaded). */
+  #baseline: readonly Execution[] = []
 
   constructor(clock: Clock, kept: () => number) {
     this.#clock = clock
@@ -114,7 +116,24 @@ export class ExecutionLog {
     this.#byWebhook.delete(webhook)
   }
 
+  /** Every execution kept, webhook by webhook, each webhook's in the order its flow ran them. */
+  saved(): Execution[] {
+    return [...this.#byWebhook.keys()].flatMap((webhook) => this.list(webhook))
+  }
+
+  /** Holds these executions, and a reset returns to them. */
+  restore(executions: readonly Execution[]): void {
+    this.#baseline = executions
+    this.reset()
+  }
+
+  /** No executions (or the saved state's). */
   reset(): void {
     this.#byWebhook = new Map()
+    for (const execution of this.#baseline) {
+      const list = this.#byWebhook.get(execution.webhook)
+      if (list) list.push(execution)
+      else this.#byWebhook.set(execution.webhook, [execution])
+    }
   }
 }

@@ -11,67 +11,45 @@
  */
 import type { Clock, Task } from '../kernel/clock.js'
 import { queueFull } from './wire.js'
+import { Call, type QueuedCall } from './call.js'
 import type { ExecutionLog } from './executions.js'
-import type { Bundle, FlowConfig, FlowPatch, ResponseStep, WebhookRecord, WebhooksSettings } from './model.js'
+import type { Bundle, FlowConfig, FlowPatch, WebhookRecord, WebhooksSettings } from './model.js'
 
-/** How a run ended, for a caller waiting on a webhook-response step. */
-export type RunResult =
-  | { readonly kind: 'response'; readonly response: ResponseStep }
-  | { readonly kind: 'no-response' }
-  | { readonly kind: 'failed' }
-  | { readonly kind: 'hung' }
+export type { QueuedCall, RunResult } from './call.js'
 
-export interface QueuedCall {
+/** A call as a saved state holds it. */
+export interface SavedCall {
   readonly seq: number
-  readonly webhook: string
   readonly bundle: Bundle
-  /** Emulator time the call arrived. */
+  /** Emulator time it arrived, epoch ms. */
   readonly receivedAt: number
-  /** Flow settings the scenarios gave this call when it arrived (outcome, processingMs, response). */
   readonly overrides: FlowPatch
-  /** How the run ended; undefined until it has. */
-  readonly result: RunResult | undefined
-  /** A signal aborted once the run has ended (made on demand: most callers never wait). */
-  ended(): AbortSignal
 }
 
-/** The reason `ended()` aborts with: a constant, so ending a run creates no DOMException. */
-const RUN_ENDED = Object.freeze({ ended: true })
+/** A run going on: its call, when it started (emulator time, epoch ms) and the flow it runs with. */
+export interface Running<C = Call> {
+  readonly call: C
+  readonly startedAt: number
+  readonly flow: FlowConfig
+}
 
-class Call implements QueuedCall {
-  readonly seq: number
+/** A webhook's queue as a saved state holds it. */
+export interface SavedQueue {
   readonly webhook: string
-  readonly bundle: Bundle
-  readonly receivedAt: number
-  readonly overrides: FlowPatch
-  result: RunResult | undefined
-  #controller: AbortController | undefined
-
-  constructor(seq: number, webhook: string, call: { bundle: Bundle; receivedAt: number; overrides: FlowPatch }) {
-    this.seq = seq
-    this.webhook = webhook
-    this.bundle = call.bundle
-    this.receivedAt = call.receivedAt
-    this.overrides = call.overrides
-  }
-
-  ended(): AbortSignal {
-    if (this.result !== undefined) return AbortSignal.abort(RUN_ENDED)
-    this.#controller ??= new AbortController()
-    return this.#controller.signal
-  }
-
-  end(result: RunResult): void {
-    if (this.result !== undefined) return
-    this.result = result
-    this.#controller?.abort(RUN_ENDED)
-  }
+  /** Calls accepted so far (the next one is numbered after them). */
+  readonly accepted: number
+  /** Calls waiting, in order. */
+  readonly calls: readonly SavedCall[]
+  /** The run going on when saved: it goes on from where it was (a hang still holds the flow). */
+  readonly running: Running<SavedCall> | null
 }
 
 interface Queue {
   readonly calls: Call[]
   running: boolean
   accepted: number
+  /** The run going on. */
+  current: Running | undefined
 }
 
 export interface FlowDeps {
@@ -89,6 +67,8 @@ export class FlowRunner {
   readonly #deps: FlowDeps
   #queues = new Map<string, Queue>()
   #generation = 0
+  /** The queues a reset returns to (a saved state's; none until one is loaded). */
+  #baseline: readonly SavedQueue[] = []
 
   constructor(deps: FlowDeps) {
     this.#deps = deps
@@ -151,17 +131,47 @@ export class FlowRunner {
     this.#deps.onChange?.()
   }
 
-  /** Empties every queue; runs in progress stop without being recorded. */
+  /** Empties every queue (or returns to the saved state's queues); runs in progress stop without being recorded. */
   reset(): void {
     this.#generation++
     this.#queues = new Map()
+    for (const saved of this.#baseline) {
+      const call = (c: SavedCall): Call => new Call(c.seq, saved.webhook, c)
+      this.#queues.set(saved.webhook, { calls: saved.calls.map(call), running: false, accepted: saved.accepted, current: undefined })
+    }
+    for (const saved of this.#baseline) {
+      const queue = this.#queues.get(saved.webhook)
+      if (queue && saved.running) {
+        queue.running = true
+        const running = { ...saved.running, call: new Call(saved.running.call.seq, saved.webhook, saved.running.call) }
+        const generation = this.#generation
+        this.#deps.clock.track((task) => this.#drain(saved.webhook, queue, generation, task, running)).catch((error: unknown) => this.#deps.onError(error))
+      } else this.resume(saved.webhook)
+    }
     this.#deps.onChange?.()
+  }
+
+  /** Every queue that holds something, as a saved state holds it. */
+  saved(): SavedQueue[] {
+    const out: SavedQueue[] = []
+    for (const [webhook, queue] of this.#queues) {
+      if (queue.accepted === 0 && queue.calls.length === 0 && queue.current === undefined) continue
+      const current = queue.current
+      out.push({ webhook, accepted: queue.accepted, calls: queue.calls.map(savedCall), running: current === undefined ? null : { ...current, call: savedCall(current.call) } })
+    }
+    return out
+  }
+
+  /** Holds these queues (their runs going on from where they were), and a reset returns to them. */
+  restore(queues: readonly SavedQueue[]): void {
+    this.#baseline = queues
+    this.reset()
   }
 
   #queue(id: string): Queue {
     let queue = this.#queues.get(id)
     if (!queue) {
-      queue = { calls: [], running: false, accepted: 0 }
+      queue = { calls: [], running: false, accepted: 0, current: undefined }
       this.#queues.set(id, queue)
     }
     return queue
@@ -174,8 +184,9 @@ export class FlowRunner {
     return !settings.gone && (settings.flow.active ?? record.flow.active)
   }
 
-  async #drain(id: string, queue: Queue, generation: number, task: Task): Promise<void> {
+  async #drain(id: string, queue: Queue, generation: number, task: Task, resumed?: Running): Promise<void> {
     try {
+      if (resumed) await this.#run(id, queue, resumed.call, generation, task, resumed)
       for (;;) {
         // The check and `running = false` (finally) happen in one step: no call can slip between.
         if (generation !== this.#generation || this.#queues.get(id) !== queue) return
@@ -183,25 +194,35 @@ export class FlowRunner {
         if (!head || !this.#active(id)) return
         queue.calls.shift()
         this.#deps.onChange?.()
-        await this.#run(id, head, generation, task)
+        await this.#run(id, queue, head, generation, task)
       }
     } finally {
       queue.running = false
     }
   }
 
-  async #run(id: string, call: Call, generation: number, task: Task): Promise<void> {
+  /** Runs a call; `resumed`: a run a saved state held, going on from where it was. */
+  async #run(id: string, queue: Queue, call: Call, generation: number, task: Task, resumed?: Running): Promise<void> {
+    try {
+      await this.#runCall(id, queue, call, generation, task, resumed)
+    } finally {
+      if (queue.current?.call === call) queue.current = undefined
+    }
+  }
+
+  async #runCall(id: string, queue: Queue, call: Call, generation: number, task: Task, resumed: Running | undefined): Promise<void> {
     const { clock, executions } = this.#deps
     const record = this.#deps.webhook(id)
     if (!record) {
       call.end({ kind: 'failed' })
       return
     }
-    const flow: FlowConfig = { ...record.flow, ...call.overrides }
-    const startedAt = clock.now()
-    const base = { seq: call.seq, webhook: id, bundle: call.bundle, receivedAt: iso(call.receivedAt), startedAt: iso(startedAt) }
+    const flow: FlowConfig = resumed?.flow ?? { ...record.flow, ...call.overrides }
+    const startedAt = resumed?.startedAt ?? clock.now()
+    queue.current = { call, startedAt, flow }
     if (flow.outcome === 'hang') {
-      executions.record({ ...base, processedAt: null, outcome: 'hang' })
+      // A resumed hang was recorded when it began.
+      if (!resumed) executions.record({ seq: call.seq, webhook: id, bundle: call.bundle, receivedAt: iso(call.receivedAt), startedAt: iso(startedAt), processedAt: null, outcome: 'hang' })
       this.#deps.onChange?.()
       await task.waitUntil(startedAt + this.#deps.settings(id).responseTimeoutMs)
       call.end({ kind: 'hung' })
@@ -242,4 +263,8 @@ let lastIso = { ms: Number.NaN, text: '' }
 function iso(ms: number): string {
   if (lastIso.ms !== ms) lastIso = { ms, text: new Date(ms).toISOString() }
   return lastIso.text
+}
+
+function savedCall(call: Call): SavedCall {
+  return { seq: call.seq, bundle: call.bundle, receivedAt: call.receivedAt, overrides: call.overrides }
 }

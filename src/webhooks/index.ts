@@ -16,6 +16,7 @@ import { type WebhookInput, WebhooksSettings } from './model.js'
 import { type WebhookView, WebhookService, webhooksSection } from './service.js'
 import { type WebhookEffect, type WebhooksState, webhookState } from './state.js'
 import { preflight, renderCallError } from './wire.js'
+import type { SavedWebhooksInput } from './saved.js'
 
 export type {
   Bundle,
@@ -60,11 +61,13 @@ export interface WebhooksInputs {
   readonly fixtures: WebhooksFixtures
   readonly settings: WebhooksSettingsInput
   readonly targets: WebhooksTargets
+  readonly saved: SavedWebhooksInput
 }
 
 export const webhooksSchemas: DomainSchemas = {
   settings: { name: 'webhooks', schema: WebhooksSettings },
   fixtures: [webhooksSection],
+  saved: async () => (await import('./saved.js')).SavedWebhooks,
 }
 
 const RECEIVE = 'webhooks.receive'
@@ -137,6 +140,7 @@ function defineWebhooks(kernel: KernelServices, webhookUrl: string, gate: Access
     targets: [webhook],
     load: (fixtures) => service.load(fixtures.of(webhooksSection)),
     state: () => ({ webhooks: service.list().map((view) => webhookState(view, effect(view), service.executionsOf(view.id), kernel.redact)) }),
+    saved: async () => (await import('./saved.js')).savedWebhooks(service),
     reset: () => service.reset(),
   }
 }

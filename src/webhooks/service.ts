@@ -83,9 +83,10 @@ export class WebhookService {
 
   /** Back to the fixtures: webhooks and flows, with empty queues and no executions. */
   async reset(): Promise<void> {
-    this.runner.reset()
-    this.executions.reset()
+    // The webhooks first: the queues a saved state held take up their runs at once.
     this.store.reset()
+    this.executions.reset()
+    this.runner.reset()
   }
 
   list(): WebhookView[] {

@@ -17,7 +17,7 @@
  * the emulator is read through its own API.
  */
 import { execFile, spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -576,13 +576,13 @@ describe.skipIf(found.executablePath === undefined)('the dashboard in a real bro
       expect(server.emulator.oauth.consents.list('alice')).toEqual([])
     })
 
-    it('resets to the fixtures after asking', async () => {
-      await page.getByRole('button', { name: 'Reset to fixtures' }).click()
-      const dialog = page.getByRole('dialog', { name: 'Reset the emulator to its fixtures?' })
+    it('resets after asking (to the fixtures, or to the state loaded last)', async () => {
+      await page.getByRole('button', { name: 'Reset', exact: true }).click()
+      const dialog = page.getByRole('dialog', { name: 'Reset the emulator?' })
       await dialog.getByRole('button', { name: 'Cancel' }).click()
       expect(server.emulator.scenarios.list().some((s) => s.active)).toBe(true)
 
-      await page.getByRole('button', { name: 'Reset to fixtures' }).click()
+      await page.getByRole('button', { name: 'Reset', exact: true }).click()
       await dialog.getByRole('button', { name: 'Reset' }).click()
       // The journal starts over: only the reset itself, a control-plane call the default filter hides.
       await page.getByText('No requests yet apart from control-plane calls').waitFor()
@@ -590,6 +590,48 @@ describe.skipIf(found.executablePath === undefined)('the dashboard in a real bro
       await page.getByRole('tab', { name: /Scenarios/ }).click()
       await page.locator('li.scenario[data-name="webhook-queue-full"] .switch[aria-checked="false"]').waitFor()
       expect(server.emulator.webhooks.get('orders').flow.outcome).toBe('succeed')
+    })
+
+    it('saves the state as a file and loads it back after asking: the page shows what the file held, and a reset returns to it', async () => {
+      await postJson('/__svc-mock/oauth-clients', { clientId: 'saved-client', name: 'Saved client', grantType: 'client_credentials', authMethod: 'client_secret_basic' })
+      await send('/__svc-mock/scenarios/webhook-queue-full', { method: 'POST' })
+      await page.getByRole('tab', { name: /OAuth/ }).click()
+      await page.getByText('Saved client').first().waitFor()
+      const { download, text } = await downloaded(() => page.getByRole('link', { name: 'Save state' }).click())
+      expect(download.suggestedFilename()).toMatch(/^svc-mock-state-\d{8}-\d{6}\.json$/)
+      const saved = JSON.parse(text) as { svcMockState: number; auth: { oauthClients: { added: Array<{ clientId: string }> } } }
+      expect(saved.svcMockState).toBe(1)
+      expect(saved.auth.oauthClients.added.map((c) => c.clientId)).toEqual(['saved-client'])
+
+      await server.emulator.reset()
+      await page.getByText('Saved client').first().waitFor({ state: 'detached' })
+      const file = join(profile, 'saved-state.json')
+      writeFileSync(file, text)
+      const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Load state' }).click()])
+      await chooser.setFiles(file)
+      const dialog = page.getByRole('dialog', { name: 'Load the state saved in saved-state.json?' })
+      await dialog.getByRole('button', { name: 'Load' }).click()
+      await announced('State loaded from saved-state.json.')
+      await page.getByText('Saved client').first().waitFor()
+      expect(server.emulator.oauth.clients.get('saved-client')?.name).toBe('Saved client')
+      await page.getByRole('tab', { name: /Scenarios/ }).click()
+      await page.locator('li.scenario[data-name="webhook-queue-full"] .switch[aria-checked="true"]').waitFor()
+      await shot('state-loaded', 1366)
+      await server.emulator.reset()
+      expect(server.emulator.oauth.clients.get('saved-client')?.name).toBe('Saved client')
+
+      // A file that is not a saved state is refused, and changes nothing.
+      writeFileSync(file, '{"svcMockState": 1, "colour": "blue"}')
+      const [again] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Load state' }).click()])
+      await again.setFiles(file)
+      await dialog.getByRole('button', { name: 'Load' }).click()
+      await page.locator('#error-toast').filter({ hasText: 'Invalid saved state: the document: unknown member "colour"' }).waitFor()
+      expect(server.emulator.oauth.clients.get('saved-client')?.name).toBe('Saved client')
+      await page.locator('#error-toast').click()
+      // The browser logs the refusal it was meant to meet; nothing else.
+      const refusal = problems.indexOf('console error: Failed to load resource: the server responded with a status of 400 (Bad Request)')
+      expect(refusal).toBeGreaterThanOrEqual(0)
+      problems.splice(refusal, 1)
     })
 
     it('logged no error or warning in the browser', () => {

@@ -134,6 +134,18 @@ describe('manual clock', () => {
     expect(clock.now()).toBe(START)
   })
 
+  it('restored to a saved time is there, releases pending waits, and a reset returns to that time', async () => {
+    const clock = new Clock({ mode: 'manual', start: START })
+    const waiting = clock.sleep(60_000)
+    clock.restore(START + 86_400_000)
+    await waiting
+    expect(clock.now()).toBe(START + 86_400_000)
+    await clock.advance(5000)
+    clock.reset()
+    expect(clock.now()).toBe(START + 86_400_000)
+    expect(() => clock.restore(Number.NaN)).toThrow(/clock.now/)
+  })
+
   it('refuses an advance past the last representable date, and stays usable', async () => {
     const clock = new Clock({ mode: 'manual', start: START })
     await expect(clock.advance(1e16)).rejects.toThrow(/past the last date it can represent/)
@@ -157,6 +169,16 @@ describe('real clock', () => {
     const clock = new Clock({ mode: 'real', start: Date.now() - 15 * 60_000 })
     await clock.advance(3_600_000)
     clock.reset()
+    expect(Math.abs(clock.now() - Date.now())).toBeLessThan(1000)
+    clock.close()
+  })
+
+  it('restored ahead of the wall clock keeps that lead through a reset, and is never put behind the wall clock', () => {
+    const clock = new Clock({ mode: 'real' })
+    clock.restore(Date.now() + 3_600_000)
+    clock.reset()
+    expect(Math.abs(clock.now() - (Date.now() + 3_600_000))).toBeLessThan(1000)
+    clock.restore(Date.now() - 3_600_000)
     expect(Math.abs(clock.now() - Date.now())).toBeLessThan(1000)
     clock.close()
   })

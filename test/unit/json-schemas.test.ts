@@ -1,7 +1,7 @@
 /** The published JSON Schemas match the zod schemas that validate the files. */
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { fixturesJsonSchema, routesJsonSchema, scenarioJsonSchema } from '../../src/json-schemas.js'
+import { fixturesJsonSchema, routesJsonSchema, scenarioJsonSchema, stateJsonSchema } from '../../src/json-schemas.js'
 
 const read = (name: string): unknown => JSON.parse(readFileSync(new URL(`../../docs/${name}`, import.meta.url), 'utf8'))
 
@@ -16,6 +16,17 @@ describe('published JSON Schemas', () => {
 
   it('docs/routes.schema.json is current (run `npm run schemas` after changing the format)', () => {
     expect(read('routes.schema.json')).toEqual(routesJsonSchema())
+  })
+
+  it('docs/state.schema.json is current (run `npm run schemas` after changing a part of a saved state)', async () => {
+    expect(read('state.schema.json')).toEqual(await stateJsonSchema())
+  })
+
+  it('describes every member of a saved state, each domain\'s part among them', async () => {
+    const state = (await stateJsonSchema()) as { properties: Record<string, unknown>; required: string[]; additionalProperties: boolean }
+    expect(Object.keys(state.properties)).toEqual(['$schema', 'svcMockState', 'version', 'exportedAt', 'note', 'seed', 'fixtures', 'urls', 'kernel', 'auth', 'versions', 'webhooks', 'userRoutes', 'control'])
+    expect(state.required).toEqual(['svcMockState', 'version', 'exportedAt', 'note', 'seed', 'fixtures', 'urls', 'kernel'])
+    expect(state.additionalProperties).toBe(false)
   })
 
   it('describes the parts an editor needs', () => {

@@ -4,6 +4,7 @@
  * requests for paths no route serves instead of the 404, but never a path the emulator serves on
  * another method, nor one under the control plane's prefix.
  */
+import * as z from 'zod'
 import { describe, expect, it } from 'vitest'
 import { Clock } from '../../src/kernel/clock.js'
 import type { Domain, DomainModule } from '../../src/kernel/domain.js'
@@ -108,7 +109,8 @@ describe('a domain whose routes change at run time', () => {
     let others: () => readonly RouteDefinition[] = () => []
     const module: DomainModule<'growing'> = {
       name: 'growing',
-      schemas: { fixtures: [] },
+      // It keeps state (its list): a saved state holds none of it here.
+      schemas: { fixtures: [], saved: async () => z.strictObject({}) },
       define: ({ kernel }): Domain => {
         changed = kernel.routesChanged
         others = kernel.routes
@@ -116,6 +118,7 @@ describe('a domain whose routes change at run time', () => {
           get routes() {
             return list
           },
+          saved: async () => ({ save: () => ({}), prepare: async () => ({ apply: () => undefined }) }),
           reset: async () => {
             list = [first]
             kernel.routesChanged()

@@ -219,6 +219,28 @@ describe('SeededIds', () => {
     expect(new SeededIds(8).uuid()).not.toBe(first[0])
   })
 
+  it('counts its draws, and restored to a count continues exactly where a stream of its seed was, reset returning there', () => {
+    const original = new SeededIds(7)
+    original.uuid()
+    original.token(5)
+    expect(original.drawn).toBe(9)
+    const copy = new SeededIds(7)
+    copy.restore(original.drawn)
+    const next = [original.uuid(), original.token(12)]
+    expect([copy.uuid(), copy.token(12)]).toEqual(next)
+    copy.uuid()
+    copy.reset()
+    expect(copy.drawn).toBe(9)
+    expect(copy.uuid()).toBe(next[0])
+    // A stream of another seed restored to the same count continues its own sequence.
+    const other = new SeededIds(8)
+    other.restore(9)
+    const reference = new SeededIds(8)
+    for (let i = 0; i < 9; i++) reference.next()
+    expect(other.uuid()).toBe(reference.uuid())
+    expect(other.uuid()).not.toBe(next[0])
+  })
+
   it('gives the same ids for a seed as every release before (fixtures and users\' snapshots hold them)', () => {
     const ids = new SeededIds(7)
     expect([ids.uuid(), ids.uuid(), ids.uuid()]).toEqual([

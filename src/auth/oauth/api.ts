@@ -81,7 +81,7 @@ export function oauthApi(domain: OAuthServer, clock: Clock, changed: () => void)
       },
       delete: (clientId) => {
         const deleted = clients.delete(clientId)
-        if (deleted) consents.forgetClient(clientId)
+        if (deleted) domain.forgetClient(clientId)
         changed()
         return deleted
       },

@@ -85,6 +85,20 @@ export class DeviceCodeStore {
     return this.#codes.all()
   }
 
+  /** Forgets the codes of a deleted client. */
+  forgetClient(clientId: string): void {
+    for (const code of this.#codes.filter((c) => c.clientId === clientId)) {
+      this.#codes.delete(code.deviceCode)
+      this.#byUserCode.delete(code.userCode)
+    }
+  }
+
+  /** Holds these (checked already), and a reset returns to them. */
+  restore(codes: readonly DeviceCode[]): void {
+    this.#codes.restore({ put: codes, deleted: [] })
+    this.#byUserCode = new Map(this.#codes.all().map((c) => [c.userCode, c.deviceCode]))
+  }
+
   reset(): void {
     this.#codes.reset()
     this.#byUserCode = new Map(this.#codes.all().map((c) => [c.userCode, c.deviceCode]))

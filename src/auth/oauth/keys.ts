@@ -3,7 +3,8 @@
  * the first time its algorithm is needed (the first token or JWKS request), never on the start-up
  * path, so start-up never waits for RSA key generation. Fixtures may pin a key (`signingKeys`) so
  * tokens verify the same across runs. The JWKS lists the public half of every key made so far.
- * Keys survive `reset()`.
+ * Keys survive `reset()`. A key made here is extractable: a saved state holds its private JWK, so
+ * tokens issued before an export still verify after an import.
  */
 import { KeyObject, sign } from 'node:crypto'
 import { type CryptoKey, type JWK, calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK } from 'jose'
@@ -19,6 +20,10 @@ export interface SigningKey {
   readonly privateKey: CryptoKey
   readonly publicKey: CryptoKey
   readonly publicJwk: JWK
+  /** The private key as a JWK (what a saved state holds). */
+  readonly privateJwk: JWK
+  /** Given by the fixtures (`signingKeys`), not made at run time. */
+  readonly pinned: boolean
   /** The JWS protected header `{alg, kid, typ: "JWT"}`, base64url-encoded once. */
   readonly header: string
   /** The JWS signature of `input` (RFC 7518 section 3: raw r||s for ECDSA). */
@@ -50,13 +55,15 @@ export const signingKeysSection: FixtureSection<SigningKeyFixture> = { name: 'si
 const PUBLIC_MEMBERS = ['kty', 'crv', 'x', 'y', 'n', 'e'] as const
 
 export class SigningKeys {
-  readonly #keys = new Map<TokenAlgorithm, Promise<SigningKey>>()
-  readonly #ready: SigningKey[] = []
+  #keys = new Map<TokenAlgorithm, Promise<SigningKey>>()
+  #ready: SigningKey[] = []
+  /** Counts the times the keys were replaced (a saved state loaded): a key still being made for an earlier set joins none. */
+  #epoch = 0
 
   /** Imports the keys pinned by fixtures (a bad key names its file and path). */
   async load(pinned: readonly FixtureRecord<SigningKeyFixture>[]): Promise<void> {
     for (const { value, file, path } of pinned) {
-      const promise = importPinned(value).catch((error: unknown) => {
+      const promise = importKey(value, true).catch((error: unknown) => {
         throw new FixtureError(file, `${path}.privateJwk`, `is not a usable ${value.alg} private key (${error instanceof Error ? error.message : String(error)})`)
       })
       this.#keys.set(value.alg, promise)
@@ -68,13 +75,33 @@ export class SigningKeys {
   get(alg: TokenAlgorithm): Promise<SigningKey> {
     let key = this.#keys.get(alg)
     if (!key) {
+      const epoch = this.#epoch
       key = generate(alg).then((made) => {
-        this.#ready.push(made)
+        if (epoch === this.#epoch) this.#ready.push(made)
         return made
       })
       this.#keys.set(alg, key)
     }
     return key
+  }
+
+  /** The keys made at run time (not pinned), in the order they were made. */
+  made(): SigningKey[] {
+    return this.#ready.filter((k) => !k.pinned)
+  }
+
+  /** Keys as a saved state holds them, made usable (a bad one throws); the algorithms pinned here are left out. */
+  async imported(saved: readonly SigningKeyFixture[]): Promise<SigningKey[]> {
+    const pinned = new Set(this.#ready.filter((k) => k.pinned).map((k) => k.alg))
+    return await Promise.all(saved.filter((k) => !pinned.has(k.alg)).map((k) => importKey(k, false)))
+  }
+
+  /** The pinned keys, then these in place of every key made so far. */
+  replaceMade(keys: readonly SigningKey[]): void {
+    this.#epoch++
+    const pinned = this.#ready.filter((k) => k.pinned)
+    this.#ready = [...pinned, ...keys]
+    this.#keys = new Map(this.#ready.map((k) => [k.alg, Promise.resolve(k)]))
   }
 
   /** A key made so far, by its id (what a token's header names). */
@@ -90,21 +117,21 @@ export class SigningKeys {
 }
 
 async function generate(alg: TokenAlgorithm): Promise<SigningKey> {
-  const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: false })
-  return await describe(alg, privateKey, publicKey, undefined)
+  const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true })
+  return await describe(alg, privateKey, publicKey, undefined, await exportJWK(privateKey), false)
 }
 
-async function importPinned(fixture: SigningKeyFixture): Promise<SigningKey> {
+async function importKey(fixture: SigningKeyFixture, pinned: boolean): Promise<SigningKey> {
   const jwk = fixture.privateJwk as JWK
-  const privateKey = await importJWK(jwk, fixture.alg)
+  const privateKey = await importJWK(jwk, fixture.alg, { extractable: true })
   const publicJwk: JWK = {}
   for (const member of PUBLIC_MEMBERS) if (jwk[member] !== undefined) publicJwk[member] = jwk[member]
   const publicKey = await importJWK(publicJwk, fixture.alg)
   if (privateKey instanceof Uint8Array || publicKey instanceof Uint8Array) throw new Error('expected an asymmetric key')
-  return await describe(fixture.alg, privateKey, publicKey, fixture.kid)
+  return await describe(fixture.alg, privateKey, publicKey, fixture.kid, jwk, pinned)
 }
 
-async function describe(alg: TokenAlgorithm, privateKey: CryptoKey, publicKey: CryptoKey, kid: string | undefined): Promise<SigningKey> {
+async function describe(alg: TokenAlgorithm, privateKey: CryptoKey, publicKey: CryptoKey, kid: string | undefined, privateJwk: JWK, pinned: boolean): Promise<SigningKey> {
   const exported = await exportJWK(publicKey)
   const publicJwk: JWK = {}
   for (const member of PUBLIC_MEMBERS) if (exported[member] !== undefined) publicJwk[member] = exported[member]
@@ -120,6 +147,8 @@ async function describe(alg: TokenAlgorithm, privateKey: CryptoKey, publicKey: C
     privateKey,
     publicKey,
     publicJwk: { ...publicJwk, kid: id, alg, use: 'sig' },
+    privateJwk,
+    pinned,
     header: Buffer.from(JSON.stringify({ alg, kid: id, typ: 'JWT' })).toString('base64url'),
     sign: (input) => sign(digest, Buffer.from(input), signingKey),
   }

@@ -8,6 +8,16 @@
 
 export type RevokedReason = 'code-reused' | 'refresh-reused'
 
+/** The revocations as a saved state holds them. */
+export interface SavedRevocations {
+  /** Each access token id (`jti`) of a family, with the family. */
+  families: Array<[string, string]>
+  /** Families whose access tokens were revoked, and why. */
+  access: Array<[string, RevokedReason]>
+  /** Families whose refresh tokens were revoked, and why. */
+  refresh: Array<[string, RevokedReason]>
+}
+
 export class Revocations {
   /** Access token id (`jti`) -> family. */
   readonly #families = new Map<string, string>()
@@ -15,6 +25,8 @@ export class Revocations {
   readonly #accessRevoked = new Map<string, RevokedReason>()
   /** Family -> why its refresh tokens were revoked. */
   readonly #refreshRevoked = new Map<string, RevokedReason>()
+  /** What a reset returns to. */
+  #baseline: SavedRevocations = { families: [], access: [], refresh: [] }
 
   /** Remembers that an access token belongs to a family. */
   track(jti: string, family: string): void {
@@ -43,9 +55,23 @@ export class Revocations {
     return this.#refreshRevoked.get(family)
   }
 
+  saved(): SavedRevocations {
+    return { families: [...this.#families], access: [...this.#accessRevoked], refresh: [...this.#refreshRevoked] }
+  }
+
+  /** Holds these, and only these, and a reset returns to them. */
+  restore(saved: SavedRevocations): void {
+    this.#baseline = saved
+    this.reset()
+  }
+
+  /** Back to none (or to those of the saved state loaded last). */
   reset(): void {
     this.#families.clear()
     this.#accessRevoked.clear()
     this.#refreshRevoked.clear()
+    for (const [jti, family] of this.#baseline.families) this.#families.set(jti, family)
+    for (const [family, reason] of this.#baseline.access) this.#accessRevoked.set(family, reason)
+    for (const [family, reason] of this.#baseline.refresh) this.#refreshRevoked.set(family, reason)
   }
 }

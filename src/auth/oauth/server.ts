@@ -120,6 +120,17 @@ export class OAuthServer {
     this.revocations.reset()
   }
 
+  /**
+   * Forgets what a deleted client was granted: consents, codes, refresh tokens and device codes
+   * (none of them can be used without it), so nothing held names a client that is not.
+   */
+  forgetClient(clientId: string): void {
+    this.consents.forgetClient(clientId)
+    this.codes.forgetClient(clientId, (c) => c.code, (c) => c.clientId)
+    this.refreshTokens.forgetClient(clientId, (t) => t.token, (t) => t.clientId)
+    this.deviceCodes.forgetClient(clientId)
+  }
+
   runSettings(): AuthSettings {
     return readSection(this.deps.settings(), 'auth', AuthSettings)
   }

@@ -35,7 +35,22 @@ export class SingleUseStore<T extends SingleUse> {
     this.#records.put({ ...record, used: true })
   }
 
-  /** Everything issued since the fixtures is forgotten. */
+  /** Every one issued (used ones too), in the order they were issued. */
+  all(): T[] {
+    return this.#records.all()
+  }
+
+  /** Forgets those of a deleted client. */
+  forgetClient(clientId: string, key: (record: T) => string, of: (record: T) => string): void {
+    for (const record of this.#records.filter((r) => of(r) === clientId)) this.#records.delete(key(record))
+  }
+
+  /** Holds these (checked already), and a reset returns to them. */
+  restore(records: readonly T[]): void {
+    this.#records.restore({ put: records, deleted: [] })
+  }
+
+  /** Everything issued since the fixtures (or the saved state loaded last) is forgotten. */
   reset(): void {
     this.#records.reset()
   }

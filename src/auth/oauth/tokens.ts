@@ -4,7 +4,7 @@
  * `scope` (space-separated), `iat`, `exp` and `jti`, issued with the token response of wire.ts.
  */
 import type { TokenAlgorithm } from '../settings.js'
-import type { SigningKeys } from './keys.js'
+import type { SigningKey, SigningKeys } from './keys.js'
 import type { Revocations } from './revocations.js'
 import type { TokenResponse } from './wire.js'
 
@@ -50,7 +50,19 @@ export class TokenIssuer {
 
   /** Signs an access token and builds the token response (without a refresh token). */
   async issue(grant: AccessTokenGrant, options: IssueOptions): Promise<TokenResponse> {
-    const key = await this.#deps.keys.get(options.algorithm)
+    return this.sign(await this.key(options.algorithm), grant, options)
+  }
+
+  /** The key that signs with `algorithm` (made on first use). */
+  key(algorithm: TokenAlgorithm): Promise<SigningKey> {
+    return this.#deps.keys.get(algorithm)
+  }
+
+  /**
+   * `issue()` with the key at hand, synchronously: a grant that also uses a code or issues a
+   * refresh token does all of it in one step, so a saved state never holds half of it.
+   */
+  sign(key: SigningKey, grant: AccessTokenGrant, options: IssueOptions): TokenResponse {
     const iat = Math.floor(options.now / 1000)
     const scope = grant.scopes.join(' ')
     const jti = this.#deps.newId()

@@ -19,6 +19,8 @@ export interface ActiveScenario {
   readonly name: string
   /** The scenario it reproduces: its own name, or a part's `from` (a scenario made of parts has one per part). */
   readonly from: string
+  /** Which part of its scenario it is (0 for a scenario without parts). */
+  readonly part: number
   readonly level: ScenarioLevel
   readonly params: Readonly<Record<string, ParamValue>>
   /** What it is aimed at: `route` and the domains' targets, by name. */
@@ -89,6 +91,7 @@ export function activeScenarios(
       id: nextId(),
       name,
       from: piece.from ?? name,
+      part: index,
       level,
       params,
       target: { ...piece.aim, ...aim },

@@ -11,11 +11,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { SettingsTree } from '../settings.js'
 import type { RouteRef } from '../route.js'
+import { ScenarioError } from '../errors.js'
 import { type ActiveScenario, type AimSources, type ScenarioLevel, activeScenarios } from './active.js'
 import type { ScenarioCatalogue } from './catalogue.js'
 import { type ScenarioDecision, SettingsOverlay, applyRules, namesOf, touches, untouched } from './decide.js'
 import { type ScenarioListing, listScenarios } from './listing.js'
-import type { Activation, ScenarioFile } from './schema.js'
+import type { Activation, ParamValue, ScenarioFile } from './schema.js'
 import { snapshotFile } from './snapshot.js'
 import type { RequestTargets } from './targets.js'
 
@@ -29,6 +30,22 @@ interface BoundaryStore {
 }
 
 export type ScenarioChangeListener = (event: { name: string; on: boolean; level: ScenarioLevel }) => void
+
+/** A run-level activation as a saved state holds it: which scenario and part, aimed at what, with what it has used. */
+export interface SavedActivation {
+  readonly name: string
+  /** Which part of the scenario (0 for a scenario without parts). */
+  readonly part: number
+  readonly params: Readonly<Record<string, ParamValue>>
+  /** Its aim: `route` and the domains' targets, by name. */
+  readonly target: Readonly<Record<string, string>>
+  /** Requests left; null for no limit. */
+  readonly remaining: number | null
+  /** Draws its rules with `probability` made so far. */
+  readonly drawn: number
+  /** Matching requests seen so far, per rule (for `every`). */
+  readonly seen: readonly number[]
+}
 
 export class ScenarioEngine {
   readonly catalogue: ScenarioCatalogue
@@ -88,6 +105,50 @@ export class ScenarioEngine {
     const names = this.#run.map((s) => s.name)
     this.#run = []
     for (const name of names) this.#emit({ name, on: false, level: 'run' })
+  }
+
+  /** The run-level scenarios on now, as a saved state holds them, in rank order. */
+  saved(): SavedActivation[] {
+    return this.#run.map((s) => ({
+      name: s.name,
+      part: s.part,
+      params: s.params,
+      target: s.target,
+      remaining: Number.isFinite(s.remaining) ? s.remaining : null,
+      drawn: s.random.drawn,
+      seen: [...s.seen],
+    }))
+  }
+
+  /**
+   * The run-level scenarios a saved state holds, made again without switching them on (a scenario
+   * or part the catalogue lacks, or bad parameters, throw). Their aims are not checked here: the
+   * saved state's own targets are what they must name, and its reader checks them.
+   */
+  restorable(saved: readonly SavedActivation[]): ActiveScenario[] {
+    return saved.map((item) => {
+      const definition = this.catalogue.get(item.name)
+      const params = this.catalogue.fillDefaults(definition, item.params)
+      const { route, ...targets } = item.target
+      const activation: Activation = { ...(route === undefined ? {} : { route }), ...(Object.keys(targets).length === 0 ? {} : { targets }) }
+      const made = activeScenarios(definition, params, activation, 'run', () => this.#nextId++, undefined)[item.part]
+      if (!made) throw new ScenarioError(item.name, 'part', `the scenario has no part ${item.part}`)
+      made.remaining = item.remaining ?? Number.POSITIVE_INFINITY
+      made.random.restore(item.drawn)
+      item.seen.forEach((count, index) => {
+        if (index < made.seen.length) made.seen[index] = count
+      })
+      return made
+    })
+  }
+
+  /** Replaces the run-level scenarios with these (made by `restorable()`), telling listeners what went off and on. */
+  replaceRun(active: readonly ActiveScenario[]): void {
+    const before = new Set(this.#run.map((s) => s.name))
+    this.#run = [...active]
+    const after = new Set(active.map((s) => s.name))
+    for (const name of before) if (!after.has(name)) this.#emit({ name, on: false, level: 'run' })
+    for (const name of after) this.#emit({ name, on: true, level: 'run' })
   }
 
   /**

@@ -10,9 +10,11 @@ import { invalidGrant, invalidRequest, unauthorizedClient } from '../wire.js'
 import type { AuthorizationCode } from '../single-use-store.js'
 import type { TokenResponse } from '../wire.js'
 import { ignoredHint } from '../token-request.js'
-import { type GrantRequest, type GrantServices, accessToken, withRefreshToken } from './grant.js'
+import { type GrantRequest, type GrantServices, signedToken, signingKey, withRefreshToken } from './grant.js'
 
 export async function authorizationCodeGrant(request: GrantRequest, services: GrantServices): Promise<TokenResponse> {
+  // The key first: then what the grant uses up and what it issues happen in one synchronous step.
+  const key = await signingKey(request, services)
   const { client, params, ctx } = request
   if (client.grantType !== 'authorization_code') {
     throw unauthorizedClient(`Client "${client.clientId}" is registered for client_credentials, not the authorization code grant.`)
@@ -37,7 +39,7 @@ export async function authorizationCodeGrant(request: GrantRequest, services: Gr
   if (!services.directory.user(code.userId)) throw invalidGrant(`The user ${code.userId} no longer exists.`)
 
   services.codes.markUsed(code)
-  const response = await accessToken(request, services, { family: code.family, clientId: client.clientId, userId: code.userId, scopes: code.scopes })
+  const response = signedToken(key, request, services, { family: code.family, clientId: client.clientId, userId: code.userId, scopes: code.scopes })
   return withRefreshToken(response, request, services, { family: code.family, userId: code.userId, consentId: code.consentId, scopes: code.scopes })
 }
 

@@ -11,9 +11,11 @@ import { SLOW_DOWN_STEP_S } from '../../constants.js'
 import type { TokenResponse } from '../wire.js'
 import { accessDenied, authorizationPending, expiredToken, invalidGrant, invalidRequest, slowDown, unauthorizedClient } from '../wire.js'
 import { ignoredHint } from '../token-request.js'
-import { type GrantRequest, type GrantServices, accessToken, withRefreshToken } from './grant.js'
+import { type GrantRequest, type GrantServices, signedToken, signingKey, withRefreshToken } from './grant.js'
 
 export async function deviceCodeGrant(request: GrantRequest, services: GrantServices): Promise<TokenResponse> {
+  // The key first: then what the grant uses up and what it issues happen in one synchronous step.
+  const key = await signingKey(request, services)
   const { client, params, ctx, settings } = request
   if (client.grantType !== 'device_code') {
     throw unauthorizedClient(`Client "${client.clientId}" is not registered for the device authorization grant (it uses ${client.grantType}).`)
@@ -46,6 +48,6 @@ export async function deviceCodeGrant(request: GrantRequest, services: GrantServ
   const consent = services.consents.get(userId, client.clientId)
   if (!consent || consent.id !== consentId) throw invalidGrant(`The user ${userId} revoked the consent for client "${client.clientId}". Start the device authorization again.`)
   services.deviceCodes.put({ ...code, status: 'used', lastPollAt: ctx.receivedAt })
-  const response = await accessToken(request, services, { family: code.deviceCode, clientId: client.clientId, userId, scopes: code.scopes })
+  const response = signedToken(key, request, services, { family: code.deviceCode, clientId: client.clientId, userId, scopes: code.scopes })
   return withRefreshToken(response, request, services, { family: code.deviceCode, userId, consentId, scopes: code.scopes })
 }

@@ -9,7 +9,8 @@ import type { OAuthClient } from '../clients.js'
 import type { ConsentStore } from '../consents.js'
 import type { CodeStore, RefreshTokenStore } from '../single-use-store.js'
 import type { TokenParams } from '../token-request.js'
-import type { AccessTokenGrant, TokenIssuer } from '../tokens.js'
+import type { SigningKey } from '../keys.js'
+import type { AccessTokenGrant, IssueOptions, TokenIssuer } from '../tokens.js'
 import type { DeviceCodeStore } from '../device-codes.js'
 import type { Revocations } from '../revocations.js'
 import type { TokenResponse } from '../wire.js'
@@ -39,11 +40,21 @@ export type GrantHandler = (request: GrantRequest, services: GrantServices) => P
 
 /** Signs an access token with the lifetime and algorithm the settings say. */
 export function accessToken(request: GrantRequest, services: GrantServices, grant: AccessTokenGrant): Promise<TokenResponse> {
-  return services.issuer.issue(grant, {
-    now: request.ctx.receivedAt,
-    lifetime: request.settings.tokenLifetime,
-    algorithm: request.settings.tokenAlgorithm,
-  })
+  return services.issuer.issue(grant, issueOptions(request))
+}
+
+/** The key the settings' algorithm signs with: a grant that writes takes it first, then does all its writes in one synchronous step. */
+export function signingKey(request: GrantRequest, services: GrantServices): Promise<SigningKey> {
+  return services.issuer.key(request.settings.tokenAlgorithm)
+}
+
+/** `accessToken()` with the key at hand, synchronously. */
+export function signedToken(key: SigningKey, request: GrantRequest, services: GrantServices, grant: AccessTokenGrant): TokenResponse {
+  return services.issuer.sign(key, grant, issueOptions(request))
+}
+
+function issueOptions(request: GrantRequest): IssueOptions {
+  return { now: request.ctx.receivedAt, lifetime: request.settings.tokenLifetime, algorithm: request.settings.tokenAlgorithm }
 }
 
 /** Adds a new refresh token, bound to the consent, to a code-grant token response. */

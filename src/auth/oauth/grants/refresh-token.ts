@@ -8,9 +8,11 @@ import { invalidGrant, invalidRequest, invalidScope, unauthorizedClient } from '
 import { parseScopeParam } from '../scopes.js'
 import type { TokenResponse } from '../wire.js'
 import { ignoredHint } from '../token-request.js'
-import { type GrantRequest, type GrantServices, accessToken, withRefreshToken } from './grant.js'
+import { type GrantRequest, type GrantServices, signedToken, signingKey, withRefreshToken } from './grant.js'
 
 export async function refreshTokenGrant(request: GrantRequest, services: GrantServices): Promise<TokenResponse> {
+  // The key first: then what the grant uses up and what it issues happen in one synchronous step.
+  const key = await signingKey(request, services)
   const { client, params, ctx } = request
   if (client.grantType === 'client_credentials') {
     throw unauthorizedClient(`Client "${client.clientId}" has no refresh tokens: they are issued with the authorization code and device grants only. Run the client credentials grant again instead.`)
@@ -46,6 +48,6 @@ export async function refreshTokenGrant(request: GrantRequest, services: GrantSe
     throw invalidScope(`The scope "${extra}" was not granted with this refresh token (granted: ${token.scopes.join(' ')}). A refresh may only narrow the scopes.`)
   }
   services.refreshTokens.markUsed(token)
-  const response = await accessToken(request, services, { family: token.family, clientId: client.clientId, userId: token.userId, scopes: requested ?? token.scopes })
+  const response = signedToken(key, request, services, { family: token.family, clientId: client.clientId, userId: token.userId, scopes: requested ?? token.scopes })
   return withRefreshToken(response, request, services, { family: token.family, userId: token.userId, consentId: token.consentId, scopes: token.scopes })
 }
