@@ -124,6 +124,10 @@ function relay(incoming: IncomingMessage, sink: RecordingSink | undefined): Read
   const source: AsyncIterator<Buffer> = incoming[Symbol.asyncIterator]()
   return new ReadableStream<Uint8Array>(
     {
+      start(controller) {
+        // An empty first chunk: a transport that sends the head with the first body bytes (msw 3's in-process socket) sends it now.
+        controller.enqueue(new Uint8Array(0))
+      },
       async pull(controller) {
         let next: IteratorResult<Buffer>
         try {
