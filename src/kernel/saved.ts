@@ -115,10 +115,11 @@ export class SavedStateVersionError extends ControlError<'ERR_SAVED_STATE_VERSIO
   readonly status = 400
   /** The format version of the document (`svcMockState`). */
   readonly format: number
-  /** The svc-mock version that wrote it, as it says. */
-  readonly writtenBy: string
-  constructor(format: number, writtenBy: string, reads: number, version: string) {
-    super(`The saved state was written by svc-mock ${writtenBy} (svcMockState ${format}); svc-mock ${version} reads svcMockState ${reads} and older: load it with svc-mock ${writtenBy} or newer.`, 'svcMockState')
+  /** The svc-mock version that wrote it, as it says (undefined when it does not say). */
+  readonly writtenBy: string | undefined
+  constructor(format: number, writtenBy: string | undefined, reads: number, version: string) {
+    const by = writtenBy === undefined ? 'a newer svc-mock' : `svc-mock ${writtenBy}`
+    super(`The saved state was written by ${by} (svcMockState ${format}); svc-mock ${version} reads svcMockState ${reads} and older: load it with ${writtenBy === undefined ? 'the svc-mock that wrote it' : by} or newer.`, 'svcMockState')
     this.format = format
     this.writtenBy = writtenBy
   }

@@ -112,6 +112,10 @@ contract(
       }
       const newer = await load(h, { ...copy(), svcMockState: 2, version: '9.0.0' })
       expect(newer).toMatchObject({ status: 400, body: { field: 'svcMockState', error: expect.stringContaining('written by svc-mock 9.0.0 (svcMockState 2)') } })
+      // A newer document that does not say which svc-mock wrote it is refused as newer, not as "an unknown version".
+      const { version: _unsaid, ...unsigned } = { ...copy(), svcMockState: 2 }
+      const anonymous = await load(h, unsigned)
+      expect(anonymous).toMatchObject({ status: 400, body: { field: 'svcMockState', error: expect.stringContaining('written by a newer svc-mock (svcMockState 2)') } })
       expect(timeless(await exported(h))).toEqual(before)
     })
 

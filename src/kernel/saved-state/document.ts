@@ -76,7 +76,7 @@ export function readDocument(input: unknown, version: string): Record<string, un
   const document = value as Record<string, unknown>
   const format = document.svcMockState
   if (typeof format === 'number' && Number.isInteger(format) && format > SAVED_STATE_FORMAT) {
-    throw new SavedStateVersionError(format, typeof document.version === 'string' ? document.version : 'of an unknown version', SAVED_STATE_FORMAT, version)
+    throw new SavedStateVersionError(format, typeof document.version === 'string' ? document.version : undefined, SAVED_STATE_FORMAT, version)
   }
   if (format === undefined) throw new SavedStateError('svcMockState', `is missing: a saved state starts {"svcMockState": ${SAVED_STATE_FORMAT}, …} (GET /__svc-mock/state/export writes one)`)
   return document
