@@ -9,19 +9,19 @@
 import { authDomain } from '../auth/index.js'
 import type { Domain, DomainModule, DomainSchemas, KernelServices } from '../kernel/domain.js'
 import { ConfigError } from '../kernel/errors.js'
-import type { RouteDefinition } from '../kernel/route.js'
-import { DEFAULT_PROXY_TIMEOUT_MS } from './constants.js'
-import { proxyRoute } from './proxy.js'
-import { Recorder } from './recorder.js'
+import type { Reply } from '../kernel/reply.js'
+import type { RequestContext, RouteDefinition } from '../kernel/route.js'
+import { DEFAULT_PROXY_TIMEOUT_MS, PROXIED_ROUTE, PROXY_BODY_LIMIT } from './constants.js'
+import type { Recorder } from './recorder.js'
 import { type UserRoutesDomainApi, userRoutesApi } from './api.js'
 import { RouteRegistry } from './registry.js'
-import { resourcesApi } from './resources.js'
+import { resourcesApi } from './resources-api.js'
 import type { RoutesInput } from './sources.js'
 
 export type { UserRoutesApi, UserRoutesDomainApi } from './api.js'
 export type { Recording } from './recorder.js'
 export type { UserRouteContext, UserRouteResolver } from './context.js'
-export type { ResourceCollection, ResourcesApi } from './resources.js'
+export type { ResourceCollection, ResourcesApi } from './resources-api.js'
 export type { ResourceInput, RouteAuthInput, RoutesDocumentInput, UserRouteInput } from './schema.js'
 export type { RoutesInput } from './sources.js'
 export { RoutesDocumentSchema } from './schema.js'
@@ -57,8 +57,14 @@ export interface UserRoutesInputs {
 
 export const userRoutesSchemas: DomainSchemas = { fixtures: [] }
 
-/** The proxy's fallback route and its recorder, when the options ask for them. */
-function proxyOf(options: UserRoutesOptions, kernel: KernelServices): { route: RouteDefinition; recorder: Recorder | undefined } | undefined {
+/** The proxy's fallback route, and its start: the proxy and the recorder load then, only when the options ask for them. */
+interface ProxyFallback {
+  readonly route: RouteDefinition
+  start(): Promise<unknown>
+  readonly recorder: () => Recorder | undefined
+}
+
+function proxyOf(options: UserRoutesOptions, kernel: KernelServices): ProxyFallback | undefined {
   const { proxy, record, proxyTimeoutMs = DEFAULT_PROXY_TIMEOUT_MS } = options
   if (proxy === undefined) {
     if (record !== undefined) throw new ConfigError('record', 'records what the proxy forwards: give proxy (--proxy URL) too')
@@ -72,8 +78,26 @@ function proxyOf(options: UserRoutesOptions, kernel: KernelServices): { route: R
   }
   if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') throw new ConfigError('proxy', `must use http or https, got "${proxy}"`)
   if (!Number.isInteger(proxyTimeoutMs) || proxyTimeoutMs < 1) throw new ConfigError('proxyTimeoutMs', `must be a whole number of milliseconds >= 1, got ${String(proxyTimeoutMs)}`)
-  const recorder = record === undefined ? undefined : new Recorder(record, kernel)
-  return { route: proxyRoute({ upstream, timeoutMs: proxyTimeoutMs, recorder }), recorder }
+  let recorder: Recorder | undefined
+  let started: Promise<(ctx: RequestContext) => Promise<Reply>> | undefined
+  const start = (): Promise<(ctx: RequestContext) => Promise<Reply>> =>
+    (started ??= (async () => {
+      const [{ forward }, recorderModule] = await Promise.all([import('./proxy.js'), record === undefined ? undefined : import('./recorder.js')])
+      recorder = recorderModule && record !== undefined ? new recorderModule.Recorder(record, kernel) : undefined
+      const settings = { upstream, timeoutMs: proxyTimeoutMs, recorder }
+      return (ctx: RequestContext) => forward(ctx, settings)
+    })())
+  const route: RouteDefinition = {
+    id: PROXIED_ROUTE,
+    method: '*',
+    path: '/*',
+    origin: 'base',
+    summary: `Forward a request no route serves to ${upstream.origin}`,
+    bodyLimit: PROXY_BODY_LIMIT,
+    foreign: true,
+    resolve: async (ctx) => (await start())(ctx),
+  }
+  return { route, start, recorder: () => recorder }
 }
 
 export const userRoutesDomain: DomainModule<'userRoutes', UserRoutesOptions, Domain<UserRoutesDomainApi>, UserRoutesInputs> = {
@@ -85,7 +109,7 @@ export const userRoutesDomain: DomainModule<'userRoutes', UserRoutesOptions, Dom
     const registry: RouteRegistry = new RouteRegistry(kernel, { gate, clock: kernel.clock, uuid: () => kernel.ids.uuid(), resources, logger: kernel.logger })
     const inputs = options.routes === undefined ? [] : Array.isArray(options.routes) ? options.routes : [options.routes]
     const proxy = proxyOf(options, kernel)
-    const recorder = proxy?.recorder
+    const recorder = (): Recorder | undefined => proxy?.recorder()
     return {
       get routes() {
         return registry.routes
@@ -93,12 +117,15 @@ export const userRoutesDomain: DomainModule<'userRoutes', UserRoutesOptions, Dom
       ...(proxy ? { fallback: proxy.route } : {}),
       api: userRoutesApi(registry, resources, recorder),
       docs: async () => registry.docs(),
-      load: () => registry.start(inputs),
+      load: async () => {
+        await proxy?.start()
+        await registry.start(inputs)
+      },
       reset: () => {
-        recorder?.reset()
+        recorder()?.reset()
         return registry.reset()
       },
-      close: async () => void (await recorder?.recorded()),
+      close: async () => void (await recorder()?.recorded()),
     }
   },
 }

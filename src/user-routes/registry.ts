@@ -6,13 +6,14 @@
  * same ids and resources of the same names (as WireMock replaces a stub posted again with its id),
  * whether a file or an earlier addition declared them, until the next reset brings the run's own
  * back; a built-in route is never replaced. A document is declared whole before any of it is
- * served. After each change the kernel builds its route table again.
+ * served. After each change the kernel builds its route table again. What declares a document (its
+ * checks, templates, placeholders and resources on `@msw/data`) loads with the first document.
  */
 import type { KernelServices } from '../kernel/domain.js'
 import type { Logger } from '../kernel/logger.js'
 import type { RouteInfo } from '../kernel/kernel.js'
 import type { RouteDefinition, RouteDoc } from '../kernel/route.js'
-import { type Declaration, type DeclareKit, type Replaced, type UserRouteEntry, declare } from './declare.js'
+import type { Declaration, DeclareKit, Replaced, UserRouteEntry } from './declare.js'
 import type { Resource } from './resources.js'
 import type { RoutesDocument, RoutesDocumentInput } from './schema.js'
 import { type RoutesInput, type RoutesSource, routeSources } from './sources.js'
@@ -52,6 +53,8 @@ export class RouteRegistry {
   async start(inputs: readonly RoutesInput[]): Promise<void> {
     const sources = routeSources(inputs)
     this.#inline = sources.filter((s) => s.dir === undefined).length
+    if (sources.length === 0) return
+    const { declare } = await import('./declare.js')
     for (const source of sources) {
       const declaration = declare(source, { ...this.#kit, replaces: () => NOTHING })
       await seed(declaration)
@@ -66,6 +69,7 @@ export class RouteRegistry {
    */
   async add(document: RoutesDocumentInput): Promise<RouteInfo[]> {
     const source: RoutesSource = { name: `inline routes #${++this.#inline}`, dir: undefined, data: document }
+    const { declare } = await import('./declare.js')
     let replaced = NOTHING
     const declaration = declare(source, { ...this.#kit, replaces: (parsed) => (replaced = this.#replacedBy(parsed)) })
     await seed(declaration)
