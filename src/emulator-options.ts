@@ -3,6 +3,7 @@
  * for a named emulator, the seed of its run-time ids), the clock, the logger and the journal's
  * size. A bad value is a ConfigError naming the option.
  */
+import { createHash } from 'node:crypto'
 import type { EmulatorOptions, EmulatorUrls } from './emulator-api.js'
 import { Clock, type ClockOptions } from './kernel/clock.js'
 import { DEFAULT_JOURNAL_CAPACITY } from './kernel/constants.js'
@@ -55,9 +56,7 @@ function normalizeOrigin(value: string, option: string): string {
   return url.origin
 }
 
-/** FNV-1a over the name's UTF-16 code units: a stable 32-bit number per name. */
+/** A stable 32-bit number per name: the first four bytes of its SHA-256. */
 function nameHash(name: string): number {
-  let hash = 0x811c9dc5
-  for (let i = 0; i < name.length; i++) hash = Math.imul(hash ^ name.charCodeAt(i), 0x01000193)
-  return hash >>> 0
+  return createHash('sha256').update(name).digest().readUInt32BE(0)
 }

@@ -16,7 +16,7 @@ import { type Logger, createLogger } from '../kernel/logger.js'
 import { readRunInputs, withFixtures } from '../run-inputs.js'
 import { DEFAULT_HOST, DEFAULT_MAX_TEAMS, DEFAULT_PORT, MAIN_TEAM, REQUEST_TIMEOUT_MS } from './constants.js'
 import { withFetch } from './fetch.js'
-import { clientErrorListener } from './client-error.js'
+import { answerClientErrors } from './client-error.js'
 import { type RequestListener, connectListener, requestListener } from './node-http.js'
 import { type Launch, TeamRegistry, type TeamsApi, platformTeamRecord } from './teams.js'
 import type { ServerTls, TlsCertificate } from '../tls/index.js'
@@ -183,6 +183,7 @@ async function listen(port: number, host: string, requestTimeout: number, tls: S
     else pending.push(() => continueListener?.(req, res))
   })
   server.keepAliveTimeout = 65_000
+  answerClientErrors(server)
   const sockets = new Set<Socket>()
   server.on('connection', (socket) => {
     sockets.add(socket)
@@ -204,7 +205,6 @@ async function listen(port: number, host: string, requestTimeout: number, tls: S
       listener = requestListener(emulator, origin)
       continueListener = requestListener(emulator, origin, true)
       server.on('connect', connectListener(emulator, origin))
-      server.on('clientError', clientErrorListener())
       for (const run of pending.splice(0)) run()
     },
     close: (reason) => {
