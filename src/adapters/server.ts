@@ -19,7 +19,7 @@ import { ServerClosingError, type ServerTeamsOptions, type TeamsApi, serverTeams
 import { DEFAULT_HOST, DEFAULT_PORT, REQUEST_TIMEOUT_MS } from './constants.js'
 import { withFetch } from './fetch.js'
 import { checkStateFile, saveOnExit } from './state-file.js'
-import { clientErrorListener } from './client-error.js'
+import { answerClientErrors } from './client-error.js'
 import { type RequestListener, connectListener, requestListener } from './node-http.js'
 import type { ServerTls, TlsCertificate } from '../tls/index.js'
 
@@ -169,6 +169,7 @@ async function listen(port: number, host: string, requestTimeout: number, tls: S
     else pending.push(() => continueListener?.(req, res))
   })
   server.keepAliveTimeout = 65_000
+  answerClientErrors(server)
   const sockets = new Set<Socket>()
   server.on('connection', (socket) => {
     sockets.add(socket)
@@ -190,7 +191,6 @@ async function listen(port: number, host: string, requestTimeout: number, tls: S
       listener = requestListener(emulator, origin)
       continueListener = requestListener(emulator, origin, true)
       server.on('connect', connectListener(emulator, origin))
-      server.on('clientError', clientErrorListener())
       for (const run of pending.splice(0)) run()
     },
     close: (reason) => {

@@ -8,12 +8,14 @@
  * fall due, in order, letting the woken work settle again after each one.
  *
  * A tracked task parks by waiting through the `Task` it is handed (`task.waitUntil`), not through
- * an ambient context: AsyncLocalStorage would put a hook on every promise of every request
- * (about a tenth of the CPU a webhook call costs on Node 20).
+ * an ambient context: AsyncLocalStorage would put a hook on every promise of every request.
  */
 import { performance } from 'node:perf_hooks'
 import { aboveZero, oneOf } from './checks.js'
+import { type ClockWait, type Task, type TaskState, TrackedTask } from './clock-task.js'
 import { ConfigError } from './errors.js'
+
+export type { Task } from './clock-task.js'
 
 const CLOCK_MODES = ['real', 'manual'] as const
 export type ClockMode = (typeof CLOCK_MODES)[number]
@@ -35,45 +37,8 @@ export interface ClockState {
 
 interface Timer {
   due: number
-  seq: number
   fire: () => void
   cancelled: boolean
-}
-
-interface TaskState {
-  parked: number
-}
-
-type ClockWait = (deadline: number, signal: AbortSignal | undefined, task: TaskState) => Promise<void>
-
-/** One per tracked piece of work (a request, a flow run): its own state, methods shared. */
-class TrackedTask implements Task, TaskState {
-  parked = 0
-  /** Where the clock's list of running tasks holds it. */
-  slot = -1
-  readonly #clock: Clock
-  readonly #wait: ClockWait
-
-  constructor(clock: Clock, wait: ClockWait) {
-    this.#clock = clock
-    this.#wait = wait
-  }
-
-  waitUntil(deadline: number, signal?: AbortSignal): Promise<void> {
-    return this.#wait(deadline, signal, this)
-  }
-
-  sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    return this.#wait(this.#clock.now() + Math.max(0, ms), signal, this)
-  }
-}
-
-/** Tracked work, as `track()` hands it to the function it runs: its waits park it. */
-export interface Task {
-  /** As `Clock.waitUntil`; while it waits, the task counts as parked, so `advance()` does not wait for it. */
-  waitUntil(deadline: number, signal?: AbortSignal): Promise<void>
-  /** As `Clock.sleep`, parked likewise. */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>
 }
 
 /** The largest time a JavaScript Date can hold (ms since the epoch, either way). */
@@ -95,14 +60,9 @@ export class Clock {
   #anchorEmu: number
   #anchorReal: number
   #timers: Timer[] = []
-  #seq = 0
   #realTimer: NodeJS.Timeout | undefined
-  /**
-   * The tracked tasks running now. An array with each task's slot, not a Set: a Set that grows
-   * and shrinks with every burst of requests rehashes into a new table each time (garbage that
-   * outlives a scavenge under load).
-   */
-  #tasks: TrackedTask[] = []
+  /** The tracked tasks running now. */
+  readonly #tasks = new Set<TrackedTask>()
   #advancing: Promise<void> = Promise.resolve()
   /** Tasks wait through this (made once, not per task). */
   readonly #waitFor: ClockWait = (deadline, signal, task) => this.#wait(deadline, signal, task)
@@ -180,22 +140,12 @@ export class Clock {
    */
   async track<T>(fn: (task: Task) => Promise<T>): Promise<T> {
     const task = new TrackedTask(this, this.#waitFor)
-    task.slot = this.#tasks.push(task) - 1
+    this.#tasks.add(task)
     try {
       return await fn(task)
     } finally {
-      this.#untrack(task)
+      this.#tasks.delete(task)
     }
-  }
-
-  #untrack(task: TrackedTask): void {
-    const tasks = this.#tasks
-    const last = tasks.pop()
-    if (last !== undefined && last !== task) {
-      tasks[task.slot] = last
-      last.slot = task.slot
-    }
-    task.slot = -1
   }
 
   /** Number of tracked tasks that are running and not parked on the clock. */
@@ -207,7 +157,7 @@ export class Clock {
 
   /** Tracked tasks parked on a clock wait. */
   parked(): number {
-    return this.#tasks.length - this.busy()
+    return this.#tasks.size - this.busy()
   }
 
   /** Lets tracked work run until all of it is finished or parked on the clock (bounded). */
@@ -244,7 +194,7 @@ export class Clock {
     for (;;) {
       const next = this.#peek()
       if (!next || next.due > target) break
-      this.#pop()
+      this.#timers.shift()
       this.#setNow(Math.max(next.due, this.now()))
       next.fire()
       await this.settle()
@@ -291,15 +241,20 @@ export class Clock {
     this.#anchorReal = performance.now()
   }
 
+  /** Timers stay sorted by deadline; those due together fire in the order they were made. */
   #add(due: number, fire: () => void): Timer {
-    const timer: Timer = { due, seq: this.#seq++, fire, cancelled: false }
-    this.#push(timer)
+    const timer: Timer = { due, fire, cancelled: false }
+    const timers = this.#timers
+    let at = timers.length
+    while (at > 0 && (timers[at - 1] as Timer).due > due) at--
+    timers.splice(at, 0, timer)
     this.#arm()
     return timer
   }
 
+  /** The earliest timer not cancelled (the cancelled ones before it are dropped). */
   #peek(): Timer | undefined {
-    while (this.#timers.length > 0 && this.#timers[0]?.cancelled) this.#pop()
+    while (this.#timers[0]?.cancelled === true) this.#timers.shift()
     return this.#timers[0]
   }
 
@@ -321,58 +276,12 @@ export class Clock {
     for (;;) {
       const next = this.#peek()
       if (!next || next.due > now) break
-      this.#pop()
+      this.#timers.shift()
       next.fire()
     }
     this.#arm()
   }
 
-  // A binary min-heap ordered by (due, seq): timers that fall due together fire in creation order.
-  #push(timer: Timer): void {
-    const heap = this.#timers
-    heap.push(timer)
-    let i = heap.length - 1
-    while (i > 0) {
-      const parent = (i - 1) >> 1
-      const p = heap[parent]
-      if (!p || !before(timer, p)) break
-      heap[i] = p
-      heap[parent] = timer
-      i = parent
-    }
-  }
-
-  #pop(): Timer | undefined {
-    const heap = this.#timers
-    const top = heap[0]
-    const last = heap.pop()
-    if (heap.length === 0 || !last) return top
-    heap[0] = last
-    let i = 0
-    for (;;) {
-      const l = 2 * i + 1
-      const r = l + 1
-      let smallest = i
-      const li = heap[l]
-      const ri = heap[r]
-      const si = heap[smallest]
-      if (li && si && before(li, si)) smallest = l
-      const s2 = heap[smallest]
-      if (ri && s2 && before(ri, s2)) smallest = r
-      if (smallest === i) break
-      const a = heap[i]
-      const b = heap[smallest]
-      if (!a || !b) break
-      heap[i] = b
-      heap[smallest] = a
-      i = smallest
-    }
-    return top
-  }
-}
-
-function before(a: Timer, b: Timer): boolean {
-  return a.due < b.due || (a.due === b.due && a.seq < b.seq)
 }
 
 function toEpoch(start: ClockOptions['start']): number {
