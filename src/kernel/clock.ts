@@ -13,6 +13,7 @@
 import { performance } from 'node:perf_hooks'
 import { aboveZero, oneOf } from './checks.js'
 import { type ClockWait, type Task, type TaskState, TrackedTask } from './clock-task.js'
+import { type Timer, Timers } from './clock-timers.js'
 import { ConfigError } from './errors.js'
 
 export type { Task } from './clock-task.js'
@@ -35,12 +36,6 @@ export interface ClockState {
   timeScale: number
 }
 
-interface Timer {
-  due: number
-  fire: () => void
-  cancelled: boolean
-}
-
 /** The largest time a JavaScript Date can hold (ms since the epoch, either way). */
 const MAX_TIME = 8.64e15
 
@@ -59,7 +54,7 @@ export class Clock {
   #lead = 0
   #anchorEmu: number
   #anchorReal: number
-  #timers: Timer[] = []
+  readonly #timers = new Timers()
   #realTimer: NodeJS.Timeout | undefined
   /** The tracked tasks running now. */
   readonly #tasks = new Set<TrackedTask>()
@@ -191,10 +186,7 @@ export class Clock {
   async #advanceNow(ms: number): Promise<void> {
     await this.settle()
     const target = this.now() + ms
-    for (;;) {
-      const next = this.#peek()
-      if (!next || next.due > target) break
-      this.#timers.shift()
+    for (let next = this.#timers.takeDue(target); next !== undefined; next = this.#timers.takeDue(target)) {
       this.#setNow(Math.max(next.due, this.now()))
       next.fire()
       await this.settle()
@@ -210,8 +202,7 @@ export class Clock {
    * released at once so nothing hangs.
    */
   reset(): void {
-    const pending = this.#timers
-    this.#timers = []
+    const pending = this.#timers.takeAll()
     this.#anchorEmu = this.mode === 'manual' ? this.#start : Date.now() + this.#lead
     this.#anchorReal = performance.now()
     if (this.#realTimer) clearTimeout(this.#realTimer)
@@ -241,21 +232,10 @@ export class Clock {
     this.#anchorReal = performance.now()
   }
 
-  /** Timers stay sorted by deadline; those due together fire in the order they were made. */
   #add(due: number, fire: () => void): Timer {
-    const timer: Timer = { due, fire, cancelled: false }
-    const timers = this.#timers
-    let at = timers.length
-    while (at > 0 && (timers[at - 1] as Timer).due > due) at--
-    timers.splice(at, 0, timer)
+    const timer = this.#timers.add(due, fire)
     this.#arm()
     return timer
-  }
-
-  /** The earliest timer not cancelled (the cancelled ones before it are dropped). */
-  #peek(): Timer | undefined {
-    while (this.#timers[0]?.cancelled === true) this.#timers.shift()
-    return this.#timers[0]
   }
 
   /** Real mode: one wall-clock timer for the earliest deadline. */
@@ -263,7 +243,7 @@ export class Clock {
     if (this.mode !== 'real') return
     if (this.#realTimer) clearTimeout(this.#realTimer)
     this.#realTimer = undefined
-    const next = this.#peek()
+    const next = this.#timers.next()
     if (!next) return
     const wait = Math.max(0, (next.due - this.now()) * this.timeScale)
     this.#realTimer = setTimeout(() => this.#fireDue(), Math.min(wait, 2 ** 31 - 1))
@@ -273,15 +253,9 @@ export class Clock {
   #fireDue(): void {
     this.#realTimer = undefined
     const now = this.now()
-    for (;;) {
-      const next = this.#peek()
-      if (!next || next.due > now) break
-      this.#timers.shift()
-      next.fire()
-    }
+    for (let next = this.#timers.takeDue(now); next !== undefined; next = this.#timers.takeDue(now)) next.fire()
     this.#arm()
   }
-
 }
 
 function toEpoch(start: ClockOptions['start']): number {
