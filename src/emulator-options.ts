@@ -4,6 +4,7 @@
  * size. A bad value is a ConfigError naming the option. Beside them, the flags of these options
  * (`--seed`, `--clock`, `--time-scale`, `--log`).
  */
+import { createHash } from 'node:crypto'
 import type { EmulatorOptions, EmulatorUrls } from './emulator-api.js'
 import { Clock, type ClockOptions } from './kernel/clock.js'
 import { DEFAULT_JOURNAL_CAPACITY } from './kernel/constants.js'
@@ -87,11 +88,9 @@ export function normalizeOrigin(value: string, option: string): string {
   return url.origin
 }
 
-/** FNV-1a over the name's UTF-16 code units: a stable 32-bit number per name. */
+/** A stable 32-bit number per name: the first four bytes of its SHA-256. */
 function nameHash(name: string): number {
-  let hash = 0x811c9dc5
-  for (let i = 0; i < name.length; i++) hash = Math.imul(hash ^ name.charCodeAt(i), 0x01000193)
-  return hash >>> 0
+  return createHash('sha256').update(name).digest().readUInt32BE(0)
 }
 
 /** The flags of the options above. */

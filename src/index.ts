@@ -9,7 +9,7 @@
 import type { AuthorizePageError, AuthorizeRedirectError, ApiAccessError, OAuthError, RateLimitError } from './auth/index.js'
 import type { MswMissingError } from './adapters/msw-compat.js'
 import type { PortInUseError } from './adapters/server.js'
-import type { LocalCaError } from './tls/index.js'
+import type { LocalCaError } from './tls/errors.js'
 import type { ForeignOriginError, MisdirectedRequestError, NotJsonError } from './control/index.js'
 import type { ServerClosingError, TeamDeletedError, TeamPortError, TeamsUnavailableError, TooManyTeamsError } from './teams/index.js'
 import type { KernelError } from './kernel/errors.js'
@@ -68,7 +68,7 @@ export {
   UnknownScenarioError,
 } from './kernel/errors.js'
 export { PortInUseError } from './adapters/server.js'
-export { LocalCaError } from './tls/index.js'
+export { LocalCaError } from './tls/errors.js'
 export { ForeignOriginError, MisdirectedRequestError, NotJsonError } from './control/index.js'
 export { ServerClosingError, TeamDeletedError, TeamPortError, TeamsUnavailableError, TooManyTeamsError, type TeamInfo } from './teams/index.js'
 export {

@@ -1,13 +1,16 @@
 /**
  * The built package as a consumer imports it, by its names (`svc-mock`, `svc-mock/msw`,
  * `svc-mock/server`, `svc-mock/vitest`), each case in a fresh Node.js process: serving through msw
- * loads no GraphQL support, and the entry points share one copy of svc-mock, so an error thrown
- * through one is an instance of the class another exports. (`npm test` builds first.)
+ * loads no GraphQL support, a test using only the built-in APIs loads none of what it does not use
+ * (TLS, route files, resources, the proxy and the recorder) until it uses it, and the entry points
+ * share one copy of svc-mock, so an error thrown through one is an instance of the class another
+ * exports. (`npm test` builds first.)
  */
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 
 const root = resolve(import.meta.dirname, '..')
@@ -47,6 +50,56 @@ describe('the package entry points', () => {
     const loaded = readFileSync(log, 'utf8').split('\n')
     expect(loaded.some((url) => url.includes('/node_modules/msw/'))).toBe(true)
     expect(loaded.filter((url) => url.includes('/node_modules/graphql/'))).toEqual([])
+  })
+
+  it('load TLS, route files, resources, the proxy and the recorder only once a test uses them', () => {
+    const log = join(tmp, 'loaded.txt')
+    const hook = `import { appendFileSync } from 'node:fs'
+      export async function load(url, context, next) {
+        appendFileSync(${JSON.stringify(log)}, url + String.fromCharCode(10))
+        return next(url, context)
+      }`
+    const script = (then: string): string => `
+      import { register } from 'node:module'
+      import { appendFileSync } from 'node:fs'
+      register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}))
+      const { setupServer } = await import('msw/node')
+      const { createEmulator } = await import('svc-mock')
+      const emu = await createEmulator({ clock: 'manual' })
+      const server = setupServer(...emu.handlers)
+      server.listen({ onUnhandledRequest: 'error' })
+      const auth = { authorization: 'AppKey svcmock-app-key' }
+      const statuses = [(await fetch(emu.urls.base + '/__svc-mock/health')).status, (await fetch(emu.urls.webhook + '/hooks/orders', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"orderId":"A-1"}' })).status]
+      appendFileSync(${JSON.stringify(log)}, 'BUILT-IN APIS USED' + String.fromCharCode(10))
+      ${then}
+      server.close()
+      process.stdout.write(JSON.stringify(statuses))
+    `
+    /** The source files (from the build's source maps) and packages the process loaded before and after the marker. */
+    const loaded = (): { before: string[]; after: string[] } => {
+      const urls = readFileSync(log, 'utf8').split('\n').filter(Boolean)
+      const marker = urls.indexOf('BUILT-IN APIS USED')
+      const sources = (part: string[]): string[] =>
+        part.flatMap((url) => {
+          if (!url.startsWith('file:')) return []
+          const file = fileURLToPath(url)
+          if (!file.startsWith(join(root, 'dist'))) return [file.slice(file.lastIndexOf('node_modules/'))]
+          return (JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] }).sources.map((source) => source.replace(/^(\.\.\/)+/, ''))
+        })
+      return { before: sources(urls.slice(0, marker)), after: sources(urls.slice(marker + 1)) }
+    }
+    const unused = /src\/tls\/(?!errors)|src\/user-routes\/(declare|template|placeholders|answer|resources|resource-routes|proxy|recorder|record-[a-z]+)\.ts|@msw\/data|@peculiar|reflect-metadata/
+    writeFileSync(log, '')
+    expect(runFresh(script(''))).toEqual([200, 200])
+    const idle = loaded()
+    expect(idle.before.some((source) => source.startsWith('src/kernel/'))).toBe(true)
+    expect(idle.before.filter((source) => unused.test(source))).toEqual([])
+
+    writeFileSync(log, '')
+    const routes = { resources: [{ name: 'pools', path: '/integration/api/pools', records: [{ id: 'p-1' }] }] }
+    runFresh(script(`statuses.push((await emu.userRoutes.add(${JSON.stringify(routes)})).length, (await fetch(emu.urls.base + '/integration/api/pools/p-1', { headers: auth })).status)`))
+    const used = loaded()
+    expect(used.after.filter((source) => unused.test(source))).toEqual(expect.arrayContaining(['src/user-routes/declare.ts', 'src/user-routes/resources.ts']))
   })
 
   it('share one class per error and one msw handler class, whichever entry point a value came from', () => {

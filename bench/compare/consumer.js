@@ -206,16 +206,17 @@ export async function measureInproc({ rounds, seconds, warmupSeconds, log }) {
         const p = procs[(round + k) % procs.length]
         await quiet(procs.filter((o) => o !== p).map((o) => o.child.pid))
         const b = await burst(p, seconds * 1000, max)
-        r[p.kind] = { rps: (b.requests * 1000) / b.ms, p50Us: b.p50Us, p99Us: b.p99Us, requests: b.requests }
+        r[p.kind] = { rps: (b.requests * 1000) / b.ms, p50Us: b.p50Us, p99Us: b.p99Us, cpuUs: b.cpuUs, requests: b.requests }
       }
       r.mswRatio = r['emu-msw'].rps / r['hand-msw'].rps
+      r.mswCpuRatio = r['emu-msw'].cpuUs / r['hand-msw'].cpuUs
       r.handleRatio = r['emu-handle'].rps / r['hand-msw'].rps
       r.handleVsMsw = r['emu-handle'].rps / r['emu-msw'].rps
       runs.push(r)
-      log(`    round ${round + 1}/${rounds}: svc-mock msw ${r['emu-msw'].rps.toFixed(0)}/s, hand-written msw ${r['hand-msw'].rps.toFixed(0)}/s, emu.handle ${r['emu-handle'].rps.toFixed(0)}/s`)
+      log(`    round ${round + 1}/${rounds}: svc-mock msw ${r['emu-msw'].rps.toFixed(0)}/s (${r['emu-msw'].cpuUs.toFixed(0)} µs CPU), hand-written msw ${r['hand-msw'].rps.toFixed(0)}/s (${r['hand-msw'].cpuUs.toFixed(0)} µs), emu.handle ${r['emu-handle'].rps.toFixed(0)}/s (${r['emu-handle'].cpuUs.toFixed(0)} µs)`)
     }
     const m = (f) => median(runs.map(f))
-    const per = (k) => ({ rps: m((r) => r[k].rps), p50Us: m((r) => r[k].p50Us), p99Us: m((r) => r[k].p99Us) })
+    const per = (k) => ({ rps: m((r) => r[k].rps), p50Us: m((r) => r[k].p50Us), p99Us: m((r) => r[k].p99Us), cpuUs: m((r) => r[k].cpuUs) })
     return {
       rounds,
       seconds,
@@ -225,6 +226,7 @@ export async function measureInproc({ rounds, seconds, warmupSeconds, log }) {
       handMsw: per('hand-msw'),
       emuHandle: per('emu-handle'),
       mswRatio: m((r) => r.mswRatio),
+      mswCpuRatio: m((r) => r.mswCpuRatio),
       handleRatio: m((r) => r.handleRatio),
       handleVsMsw: m((r) => r.handleVsMsw),
     }

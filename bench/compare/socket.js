@@ -3,7 +3,8 @@
 // Every run is bounded in time and in count. Per run: requests/s, latency p50/p99 over every
 // response, the server's CPU time from /proc/<pid>/stat (µs per request) and this process's CPU.
 import autocannon from 'autocannon'
-import { cpuMs, rssMB } from './env.js'
+import { cpuMs, rssMB, sleep } from './env.js'
+import { request, sameBytes } from './servers.js'
 import { median, percentile, sorted } from '../lib/stats.js'
 
 /**
@@ -121,4 +122,42 @@ export async function quiet(pids, { windowMs = 250, maxMs = 5000 } = {}) {
 export function roundRatio(a, b, key = 'rps') {
   const n = Math.min(a.runs.length, b.runs.length)
   return median(Array.from({ length: n }, (_, i) => a.runs[i][key] / b.runs[i][key]))
+}
+
+/** Starts every server of a row, checks each answers what it must, notes its idle RSS. */
+export async function startAll(specs) {
+  const started = []
+  try {
+    for (const spec of specs) {
+      if (spec.unavailable) continue
+      const server = await spec.start()
+      started.push(server)
+      spec.server = server
+      const r = await request(server.url + spec.request.path, { method: spec.request.method, headers: spec.request.headers, body: spec.request.body })
+      const problem = spec.check(r)
+      if (problem) throw new Error(`${spec.label} does not answer as svc-mock does: ${problem}`)
+    }
+    await sleep(1000)
+    for (const spec of specs) if (spec.server) spec.idleRssMB = rssMB(spec.server.pid)
+    return started
+  } catch (error) {
+    for (const s of started) await s.stop()
+    throw error
+  }
+}
+export const stopAll = async (servers) => {
+  for (const s of servers) await s.stop()
+}
+/** A check that an answer has the reference's status and bytes. */
+export const bodyCheck = (ref) => (r) => (r.status !== ref.status ? `status ${r.status || r.error}` : !sameBytes(r.body, ref.body) ? `body differs (${r.body.length} bytes, svc-mock ${ref.body.length})` : undefined)
+
+/** A check that a token answer is a 200 whose JWT header names `alg`. */
+export const tokenCheck = (alg) => (r) => {
+  let signed
+  try {
+    signed = JSON.parse(Buffer.from(JSON.parse(r.body.toString()).access_token.split('.')[0], 'base64url').toString()).alg
+  } catch {
+    signed = undefined
+  }
+  return r.status !== 200 ? `status ${r.status || r.error}: ${r.body}` : signed !== alg ? `signed with ${signed}, not ${alg}` : undefined
 }

@@ -8,7 +8,7 @@
  * that answer, so the client reads the answer to what it did send first. A TLS handshake that
  * fails or stalls is closed: nothing can be answered before the handshake.
  */
-import { STATUS_CODES, type ServerResponse } from 'node:http'
+import { type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 
 const CLIENT_ERROR_STATUS: Readonly<Record<string, number>> = {
@@ -27,10 +27,23 @@ const REQUEST_LINE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ \S+ HTTP\/\d\.\d\r?$/
 /** The parse error Node hands to `clientError`: the bytes it read, and how far it got. */
 export type ClientError = Error & { code?: string; rawPacket?: Uint8Array; bytesParsed?: number }
 
-/** The answer a socket has in flight, if any (Node keeps it on the socket while it is written). */
-type HttpSocket = Duplex & { _httpMessage?: ServerResponse | null }
+/** Answers what the server's parser refuses, once the answers its connection still owes are out. */
+export function answerClientErrors(server: Server): void {
+  // Each connection's answers not yet written, in request order (the order Node writes them in);
+  // those written are dropped as the next request comes.
+  const answers = new WeakMap<Duplex, ServerResponse[]>()
+  const track = (req: IncomingMessage, res: ServerResponse): void => {
+    const list = answers.get(req.socket)
+    if (list === undefined) return void answers.set(req.socket, [res])
+    while (list[0]?.writableFinished === true) list.shift()
+    list.push(res)
+  }
+  server.on('request', track)
+  server.on('checkContinue', track)
+  server.on('clientError', refusal((socket) => answers.get(socket)?.find((answer) => !answer.writableFinished)))
+}
 
-export function clientErrorListener(): (error: ClientError, socket: Duplex) => void {
+function refusal(inFlight: (socket: Duplex) => ServerResponse | undefined): (error: ClientError, socket: Duplex) => void {
   // The parser reports the same error again for every chunk that follows: answer once.
   const refused = new WeakSet<Duplex>()
   return (error, socket) => {
@@ -43,7 +56,7 @@ export function clientErrorListener(): (error: ClientError, socket: Duplex) => v
     if (refused.has(socket)) return
     refused.add(socket)
     const status = statusOf(error)
-    afterAnswersInFlight(socket as HttpSocket, () => {
+    afterAnswersInFlight(socket, inFlight, () => {
       if (!socket.writable) return // the answer before closed the connection
       const body = status === 501 ? JSON.stringify({ error: 'Not Implemented', message: 'svc-mock implements no route for this method.' }) : ''
       const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, 'connection: close']
@@ -68,16 +81,15 @@ function statusOf(error: ClientError): number {
  * if the connection goes first). When the refusal is about the request being answered (its body
  * stalled), it goes out at once, or, once that answer has begun, the connection is closed.
  */
-function afterAnswersInFlight(socket: HttpSocket, then: () => void): void {
-  const inFlight = socket._httpMessage
-  if (!inFlight || !inFlight.req.complete) {
-    if (inFlight?.headersSent === true) socket.destroy()
+function afterAnswersInFlight(socket: Duplex, inFlight: (socket: Duplex) => ServerResponse | undefined, then: () => void): void {
+  const answer = inFlight(socket)
+  if (!answer || !answer.req.complete) {
+    if (answer?.headersSent === true) socket.destroy()
     else then()
     return
   }
-  // Node hands the socket to the next queued answer before the current one says 'close'.
-  inFlight.once('close', () => {
+  answer.once('close', () => {
     if (socket.destroyed) return
-    afterAnswersInFlight(socket, then)
+    afterAnswersInFlight(socket, inFlight, then)
   })
 }

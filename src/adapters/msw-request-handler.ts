@@ -1,8 +1,8 @@
 /**
  * msw's `RequestHandler` class, the base of svc-mock's own msw handlers (msw's documented
  * extension point, the same in msw 2 and 3). msw 2's main entry (`msw`) also loads its GraphQL
- * support and the whole `graphql` package in every test file that imports it (bench/README.md has
- * the cost), and no other entry of msw 2 exports the class. `msw/core/http` loads without GraphQL
+ * support and the whole `graphql` package in every test file that imports it
+ * (docs/decisions/speed-mechanisms.md has the cost), and no other entry of msw 2 exports the class. `msw/core/http` loads without GraphQL
  * and its handlers extend the class, so under msw 2 the class is taken from one of them (checked by
  * name; failing that, or where that entry cannot load, from the main entry). msw 3's main entry
  * loads GraphQL only when it is used.

@@ -13,13 +13,12 @@ import { buildEmulator } from '../emulator.js'
 import { wholeNumber } from '../kernel/checks.js'
 import { ConfigError, type HttpError, SvcMockError } from '../kernel/errors.js'
 import { normalizeOrigin } from '../emulator-options.js'
-import { createLogger } from '../kernel/logger.js'
+import { type Logger, createLogger } from '../kernel/logger.js'
 import { readRunInputs } from '../run-inputs.js'
 import { ServerClosingError, type ServerTeamsOptions, type TeamsApi, serverTeams, teamCounts } from '../teams/index.js'
 import { DEFAULT_HOST, DEFAULT_PORT, REQUEST_TIMEOUT_MS } from './constants.js'
 import { withFetch } from './fetch.js'
-import { checkStateFile, saveOnExit } from './state-file.js'
-import { clientErrorListener } from './client-error.js'
+import { answerClientErrors } from './client-error.js'
 import { type RequestListener, connectListener, requestListener } from './node-http.js'
 import type { ServerTls, TlsCertificate } from '../tls/index.js'
 
@@ -87,7 +86,7 @@ export async function startServer<Custom extends string = never>(options: Server
   if (options.publicUrl !== undefined) normalizeOrigin(options.publicUrl, 'publicUrl')
   const requestTimeout = wholeNumber('requestTimeoutMs', options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS, 1)
   const counts = teamCounts(options)
-  const exportOnExit = options.exportOnExit === undefined ? undefined : checkStateFile(options.exportOnExit)
+  const exportOnExit = options.exportOnExit === undefined ? undefined : await stateFileWriter(options.exportOnExit)
 
   // Read and checked once: every team is seeded from the same documents and catalogue.
   const run = readRunInputs(options)
@@ -119,7 +118,7 @@ export async function startServer<Custom extends string = never>(options: Server
   let closing: Promise<void> | undefined
   const close = (): Promise<void> => {
     closing ??= (async () => {
-      const saved = exportOnExit === undefined ? undefined : await saveOnExit(emulator, exportOnExit, logger)
+      const saved = await exportOnExit?.(emulator, logger)
       await teams.closeAll()
       await listening.close(new ServerClosingError())
       if (saved instanceof Error) throw saved
@@ -149,6 +148,13 @@ interface Listening {
   close(reason: HttpError): Promise<void>
 }
 
+/** `exportOnExit`'s file, its folder checked now, and what writes it on close: loaded only when a file is given. */
+async function stateFileWriter(path: string): Promise<(emulator: EmulatorCore, logger: Logger) => Promise<Error | undefined>> {
+  const { checkStateFile, saveOnExit } = await import('./state-file.js')
+  const file = checkStateFile(path)
+  return (emulator, logger) => saveOnExit(emulator, file, logger)
+}
+
 async function listen(port: number, host: string, requestTimeout: number, tls: ServerTls | undefined): Promise<Listening> {
   let listener: RequestListener | undefined
   let continueListener: RequestListener | undefined
@@ -169,6 +175,7 @@ async function listen(port: number, host: string, requestTimeout: number, tls: S
     else pending.push(() => continueListener?.(req, res))
   })
   server.keepAliveTimeout = 65_000
+  answerClientErrors(server)
   const sockets = new Set<Socket>()
   server.on('connection', (socket) => {
     sockets.add(socket)
@@ -190,7 +197,6 @@ async function listen(port: number, host: string, requestTimeout: number, tls: S
       listener = requestListener(emulator, origin)
       continueListener = requestListener(emulator, origin, true)
       server.on('connect', connectListener(emulator, origin))
-      server.on('clientError', clientErrorListener())
       for (const run of pending.splice(0)) run()
     },
     close: (reason) => {

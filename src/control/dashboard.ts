@@ -1,98 +1,24 @@
 /**
- * The dashboard's files, served from the package's `dashboard/` folder: the page at
- * `/__svc-mock/` and its script, styles and icon under `/__svc-mock/dashboard/`. Not journaled
- * (opening the page is not a request under test). Each answer carries an ETag and
- * `Cache-Control: no-cache`, so a browser revalidates (304) instead of showing a stale page after
- * an upgrade; the page gets a Content-Security-Policy that allows only its own origin.
+ * The dashboard's routes: the page at `/__svc-mock/` and its script, styles and icon under
+ * `/__svc-mock/dashboard/`. Not journaled (opening the page is not a request under test). What
+ * reads and answers the files (dashboard-files.ts) loads with the first request for one.
  */
-import { createHash } from 'node:crypto'
-import { readFile } from 'node:fs/promises'
 import { NotFoundError } from '../kernel/errors.js'
-import { packagePath } from '../kernel/package-root.js'
-import { empty, headersOf, type Reply, reply } from '../kernel/reply.js'
+import { empty, type Reply } from '../kernel/reply.js'
 import type { RequestContext } from '../kernel/route.js'
 import { CONTROL_PREFIX, type ControlRoute, controlRoute as route } from '../kernel/control.js'
-
-export const DASHBOARD_DIR = `${packagePath('dashboard')}/`
-
-const TYPES: Record<string, string> = {
-  html: 'text/html; charset=utf-8',
-  js: 'text/javascript; charset=utf-8',
-  css: 'text/css; charset=utf-8',
-  svg: 'image/svg+xml',
-}
 
 /** A file name of the folder: no path, one known extension. */
 const ASSET = /^[a-z0-9][a-z0-9-]*\.(js|css|svg)$/
 
-const PAGE_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ')
-
-interface LoadedFile {
-  readonly bytes: Uint8Array
-  readonly etag: string
-}
-
-// Read once per process: the package's files do not change while it runs.
-const cache = new Map<string, Promise<LoadedFile | undefined>>()
-
-function load(name: string): Promise<LoadedFile | undefined> {
-  let file = cache.get(name)
-  if (!file) {
-    file = readFile(`${DASHBOARD_DIR}${name}`).then(
-      (buffer) => {
-        const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength)
-        return { bytes, etag: `"${createHash('sha1').update(bytes).digest('base64url')}"` }
-      },
-      (error: unknown) => {
-        cache.delete(name)
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-        throw error
-      },
-    )
-    cache.set(name, file)
-  }
-  return file
-}
-
-async function serve(ctx: RequestContext, name: string): Promise<Reply> {
-  const extension = name.slice(name.lastIndexOf('.') + 1)
-  const type = TYPES[extension]
-  const file = type === undefined ? undefined : await load(name)
-  if (!file || type === undefined) throw new NotFoundError(`The dashboard has no file "${name}".`, 'file')
-  const headers = headersOf({
-    etag: file.etag,
-    'cache-control': 'no-cache',
-    'x-content-type-options': 'nosniff',
-  })
-  if (extension === 'html') {
-    headers.set('content-security-policy', PAGE_POLICY)
-    headers.set('referrer-policy', 'no-referrer')
-  }
-  if (matchesEtag(ctx.headers.get('if-none-match'), file.etag)) return empty(304, headers)
-  headers.set('content-type', type)
-  return reply(file.bytes, { headers })
-}
-
-function matchesEtag(header: string | null, etag: string): boolean {
-  if (header === null) return false
-  return header.split(',').some((tag) => {
-    const value = tag.trim()
-    return value === '*' || value === etag || value === `W/${etag}`
-  })
+/** Answers the file `name`, through the module that reads them (loaded on the first call). */
+async function answerFile(ctx: RequestContext, name: string): Promise<Reply> {
+  return await (await import('./dashboard-files.js')).serve(ctx, name)
 }
 
 export function dashboardRoutes(): ControlRoute[] {
   return [
-    route('dashboard.page', 'GET', '/', 'The dashboard: see and steer the running emulator in a browser', (ctx) => serve(ctx, 'index.html'), {
+    route('dashboard.page', 'GET', '/', 'The dashboard: see and steer the running emulator in a browser', (ctx) => answerFile(ctx, 'index.html'), {
       unjournaled: true,
     }),
     route(
@@ -106,7 +32,7 @@ export function dashboardRoutes(): ControlRoute[] {
     route('dashboard.asset', 'GET', '/dashboard/:file', "The dashboard's script, styles and icon", (ctx) => {
       const name = ctx.params.file ?? ''
       if (!ASSET.test(name)) throw new NotFoundError(`The dashboard has no file "${name}".`, 'file')
-      return serve(ctx, name)
+      return answerFile(ctx, name)
     }, { unjournaled: true }),
   ]
 }

@@ -8,12 +8,15 @@
  * fall due, in order, letting the woken work settle again after each one.
  *
  * A tracked task parks by waiting through the `Task` it is handed (`task.waitUntil`), not through
- * an ambient context: AsyncLocalStorage would put a hook on every promise of every request
- * (about a tenth of the CPU a webhook call costs on Node 20).
+ * an ambient context: AsyncLocalStorage would put a hook on every promise of every request.
  */
 import { performance } from 'node:perf_hooks'
 import { aboveZero, oneOf } from './checks.js'
+import { type ClockWait, type Task, type TaskState, TrackedTask } from './clock-task.js'
+import { type Timer, Timers } from './clock-timers.js'
 import { ConfigError } from './errors.js'
+
+export type { Task } from './clock-task.js'
 
 const CLOCK_MODES = ['real', 'manual'] as const
 export type ClockMode = (typeof CLOCK_MODES)[number]
@@ -31,49 +34,6 @@ export interface ClockState {
   now: string
   mode: ClockMode
   timeScale: number
-}
-
-interface Timer {
-  due: number
-  seq: number
-  fire: () => void
-  cancelled: boolean
-}
-
-interface TaskState {
-  parked: number
-}
-
-type ClockWait = (deadline: number, signal: AbortSignal | undefined, task: TaskState) => Promise<void>
-
-/** One per tracked piece of work (a request, a flow run): its own state, methods shared. */
-class TrackedTask implements Task, TaskState {
-  parked = 0
-  /** Where the clock's list of running tasks holds it. */
-  slot = -1
-  readonly #clock: Clock
-  readonly #wait: ClockWait
-
-  constructor(clock: Clock, wait: ClockWait) {
-    this.#clock = clock
-    this.#wait = wait
-  }
-
-  waitUntil(deadline: number, signal?: AbortSignal): Promise<void> {
-    return this.#wait(deadline, signal, this)
-  }
-
-  sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    return this.#wait(this.#clock.now() + Math.max(0, ms), signal, this)
-  }
-}
-
-/** Tracked work, as `track()` hands it to the function it runs: its waits park it. */
-export interface Task {
-  /** As `Clock.waitUntil`; while it waits, the task counts as parked, so `advance()` does not wait for it. */
-  waitUntil(deadline: number, signal?: AbortSignal): Promise<void>
-  /** As `Clock.sleep`, parked likewise. */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>
 }
 
 /** The largest time a JavaScript Date can hold (ms since the epoch, either way). */
@@ -94,15 +54,10 @@ export class Clock {
   #lead = 0
   #anchorEmu: number
   #anchorReal: number
-  #timers: Timer[] = []
-  #seq = 0
+  readonly #timers = new Timers()
   #realTimer: NodeJS.Timeout | undefined
-  /**
-   * The tracked tasks running now. An array with each task's slot, not a Set: a Set that grows
-   * and shrinks with every burst of requests rehashes into a new table each time (garbage that
-   * outlives a scavenge under load).
-   */
-  #tasks: TrackedTask[] = []
+  /** The tracked tasks running now. */
+  readonly #tasks = new Set<TrackedTask>()
   #advancing: Promise<void> = Promise.resolve()
   /** Tasks wait through this (made once, not per task). */
   readonly #waitFor: ClockWait = (deadline, signal, task) => this.#wait(deadline, signal, task)
@@ -180,22 +135,12 @@ export class Clock {
    */
   async track<T>(fn: (task: Task) => Promise<T>): Promise<T> {
     const task = new TrackedTask(this, this.#waitFor)
-    task.slot = this.#tasks.push(task) - 1
+    this.#tasks.add(task)
     try {
       return await fn(task)
     } finally {
-      this.#untrack(task)
+      this.#tasks.delete(task)
     }
-  }
-
-  #untrack(task: TrackedTask): void {
-    const tasks = this.#tasks
-    const last = tasks.pop()
-    if (last !== undefined && last !== task) {
-      tasks[task.slot] = last
-      last.slot = task.slot
-    }
-    task.slot = -1
   }
 
   /** Number of tracked tasks that are running and not parked on the clock. */
@@ -207,7 +152,7 @@ export class Clock {
 
   /** Tracked tasks parked on a clock wait. */
   parked(): number {
-    return this.#tasks.length - this.busy()
+    return this.#tasks.size - this.busy()
   }
 
   /** Lets tracked work run until all of it is finished or parked on the clock (bounded). */
@@ -241,10 +186,7 @@ export class Clock {
   async #advanceNow(ms: number): Promise<void> {
     await this.settle()
     const target = this.now() + ms
-    for (;;) {
-      const next = this.#peek()
-      if (!next || next.due > target) break
-      this.#pop()
+    for (let next = this.#timers.takeDue(target); next !== undefined; next = this.#timers.takeDue(target)) {
       this.#setNow(Math.max(next.due, this.now()))
       next.fire()
       await this.settle()
@@ -260,8 +202,7 @@ export class Clock {
    * released at once so nothing hangs.
    */
   reset(): void {
-    const pending = this.#timers
-    this.#timers = []
+    const pending = this.#timers.takeAll()
     this.#anchorEmu = this.mode === 'manual' ? this.#start : Date.now() + this.#lead
     this.#anchorReal = performance.now()
     if (this.#realTimer) clearTimeout(this.#realTimer)
@@ -292,15 +233,9 @@ export class Clock {
   }
 
   #add(due: number, fire: () => void): Timer {
-    const timer: Timer = { due, seq: this.#seq++, fire, cancelled: false }
-    this.#push(timer)
+    const timer = this.#timers.add(due, fire)
     this.#arm()
     return timer
-  }
-
-  #peek(): Timer | undefined {
-    while (this.#timers.length > 0 && this.#timers[0]?.cancelled) this.#pop()
-    return this.#timers[0]
   }
 
   /** Real mode: one wall-clock timer for the earliest deadline. */
@@ -308,7 +243,7 @@ export class Clock {
     if (this.mode !== 'real') return
     if (this.#realTimer) clearTimeout(this.#realTimer)
     this.#realTimer = undefined
-    const next = this.#peek()
+    const next = this.#timers.next()
     if (!next) return
     const wait = Math.max(0, (next.due - this.now()) * this.timeScale)
     this.#realTimer = setTimeout(() => this.#fireDue(), Math.min(wait, 2 ** 31 - 1))
@@ -318,61 +253,9 @@ export class Clock {
   #fireDue(): void {
     this.#realTimer = undefined
     const now = this.now()
-    for (;;) {
-      const next = this.#peek()
-      if (!next || next.due > now) break
-      this.#pop()
-      next.fire()
-    }
+    for (let next = this.#timers.takeDue(now); next !== undefined; next = this.#timers.takeDue(now)) next.fire()
     this.#arm()
   }
-
-  // A binary min-heap ordered by (due, seq): timers that fall due together fire in creation order.
-  #push(timer: Timer): void {
-    const heap = this.#timers
-    heap.push(timer)
-    let i = heap.length - 1
-    while (i > 0) {
-      const parent = (i - 1) >> 1
-      const p = heap[parent]
-      if (!p || !before(timer, p)) break
-      heap[i] = p
-      heap[parent] = timer
-      i = parent
-    }
-  }
-
-  #pop(): Timer | undefined {
-    const heap = this.#timers
-    const top = heap[0]
-    const last = heap.pop()
-    if (heap.length === 0 || !last) return top
-    heap[0] = last
-    let i = 0
-    for (;;) {
-      const l = 2 * i + 1
-      const r = l + 1
-      let smallest = i
-      const li = heap[l]
-      const ri = heap[r]
-      const si = heap[smallest]
-      if (li && si && before(li, si)) smallest = l
-      const s2 = heap[smallest]
-      if (ri && s2 && before(ri, s2)) smallest = r
-      if (smallest === i) break
-      const a = heap[i]
-      const b = heap[smallest]
-      if (!a || !b) break
-      heap[i] = b
-      heap[smallest] = a
-      i = smallest
-    }
-    return top
-  }
-}
-
-function before(a: Timer, b: Timer): boolean {
-  return a.due < b.due || (a.due === b.due && a.seq < b.seq)
 }
 
 function toEpoch(start: ClockOptions['start']): number {

@@ -12,9 +12,9 @@ import type { ScenarioDecision } from './scenarios/decide.js'
 import type { SettingsTree } from './settings.js'
 
 /**
- * A class, not an object literal with getters: a literal's getters are new closures on every
- * request, which gives every context its own hidden class and kept each request's objects alive
- * longer under load.
+ * A class, not an object literal with getters: a literal's getters and methods are new closures on
+ * every request, and the code that reads contexts then meets a new shape each time
+ * (docs/decisions/speed-mechanisms.md).
  */
 export class DispatchContext implements RequestContext {
   readonly method: string

@@ -22,21 +22,7 @@ const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g
 
 function checkedName(name: string): string {
   if (!isHeaderName(name)) throw new TypeError(`Headers: "${name}" is an invalid header name.`)
-  return lowerCase(name)
-}
-
-/**
- * A name in lower case, the same string each time for the names a run keeps seeing (a request's
- * headers live on in the journal: one copy of "content-type", not one per request).
- */
-const LOWER = new Map<string, string>()
-function lowerCase(name: string): string {
-  let lower = LOWER.get(name)
-  if (lower === undefined) {
-    lower = name.toLowerCase()
-    if (LOWER.size < 512) LOWER.set(name, lower)
-  }
-  return lower
+  return name.toLowerCase()
 }
 
 function normalizedValue(name: string, value: string): string {
@@ -70,7 +56,7 @@ export class HeaderFields implements Headers {
   static fromRaw(raw: readonly string[]): HeaderFields {
     const out = new HeaderFields()
     const fields = raw.length % 2 === 0 ? raw.slice() : raw.slice(0, raw.length - 1)
-    for (let i = 0; i < fields.length; i += 2) fields[i] = lowerCase(fields[i] as string)
+    for (let i = 0; i < fields.length; i += 2) fields[i] = (fields[i] as string).toLowerCase()
     out.#fields = fields
     return out
   }

@@ -51,7 +51,11 @@ export function settingsSchemaOf(sections: readonly SettingsSection[]): z.ZodTyp
   return schema
 }
 
-/** Reads one section of a settings tree through its schema (defaults applied), cached per tree. */
+/**
+ * Reads one section of a settings tree through its schema (defaults applied), parsed once per tree:
+ * most requests see the same tree, and a parse for each would be a good part of what a webhook
+ * call costs (docs/decisions/speed-mechanisms.md).
+ */
 export function readSection<T>(tree: SettingsTree, section: string, schema: z.ZodType<T>): T {
   let cache = parsed.get(tree)
   if (!cache) {
@@ -59,9 +63,7 @@ export function readSection<T>(tree: SettingsTree, section: string, schema: z.Zo
     parsed.set(tree, cache)
   }
   if (cache.has(section)) return cache.get(section) as T
-  // Parsed once per tree: zod's compiled fast path (built with `new Function` on an object
-  // schema's first parse) would cost more than it saves.
-  const value = schema.parse(tree[section] ?? {}, { jitless: true })
+  const value = schema.parse(tree[section] ?? {})
   cache.set(section, value)
   return value
 }

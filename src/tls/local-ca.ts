@@ -9,11 +9,13 @@
 import type { X509Certificate } from 'node:crypto'
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { SvcMockError } from '../kernel/errors.js'
 import { CA_CERT_FILE, CA_DIR_VARIABLE, CA_KEY_FILE, type Environment, caFolder } from './ca-folder.js'
 import { replaceCa } from './ca-replace.js'
 import { constrainedToLocalNames, makeAuthority, type PemPair } from './certificates.js'
+import { LocalCaError } from './errors.js'
 import { PairError, checkedPair } from './pem-pair.js'
+
+export { LocalCaError } from './errors.js'
 
 export interface LocalCa extends PemPair {
   /** The path of the CA certificate: what clients trust (`REQUESTS_CA_BUNDLE`, `NODE_EXTRA_CA_CERTS`). */
@@ -26,17 +28,6 @@ export interface LocalCa extends PemPair {
 
 /** The CA on disk, as found: none, one made before the local-name constraints, or a current one. */
 export type FoundCa = { readonly state: 'none' } | { readonly state: 'outdated'; readonly folder: string } | { readonly state: 'current'; readonly ca: LocalCa }
-
-/** The local CA folder holds something svc-mock cannot use. */
-export class LocalCaError extends SvcMockError<'ERR_LOCAL_CA'> {
-  readonly code = 'ERR_LOCAL_CA'
-  /** The CA's folder. */
-  readonly folder: string
-  constructor(folder: string, message: string) {
-    super(message)
-    this.folder = folder
-  }
-}
 
 /** The user's local CA, made first if there is none, and made anew if it lacks the local-name constraints. */
 export async function localCa(env: Environment = process.env, now: Date = new Date()): Promise<LocalCa> {

@@ -13,7 +13,7 @@ import { type Reply, fault, headersOf, json } from '../kernel/reply.js'
 import type { RequestContext } from '../kernel/route.js'
 import type { UserRouteResolver } from './context.js'
 import { type CompiledJson, type PlaceholderValues, type Rendered, render } from './placeholders.js'
-import type { ResourcesApi } from './resources.js'
+import type { ResourcesApi } from './resources-api.js'
 
 /** A response, compiled. */
 export interface CompiledResponse {

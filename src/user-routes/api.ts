@@ -6,7 +6,7 @@
 import type { RouteInfo } from '../kernel/kernel.js'
 import type { Recorder, Recording } from './recorder.js'
 import type { RouteRegistry } from './registry.js'
-import type { ResourcesApi } from './resources.js'
+import type { ResourcesApi } from './resources-api.js'
 import type { RoutesDocumentInput } from './schema.js'
 
 export interface UserRoutesApi {
@@ -33,12 +33,12 @@ export interface UserRoutesDomainApi {
   readonly resources: ResourcesApi
 }
 
-export function userRoutesApi(registry: RouteRegistry, resources: ResourcesApi, recorder: Recorder | undefined): UserRoutesDomainApi {
+export function userRoutesApi(registry: RouteRegistry, resources: ResourcesApi, recorder: () => Recorder | undefined): UserRoutesDomainApi {
   return {
     userRoutes: {
       add: (document) => registry.add(document),
       list: () => registry.routes.map(({ id, method, path, origin, summary }) => ({ id, method, path, origin, summary })),
-      recorded: async () => (recorder === undefined ? [] : await recorder.recorded()),
+      recorded: async () => (await recorder()?.recorded()) ?? [],
     },
     resources,
   }

@@ -4,7 +4,7 @@
  * `Response`.
  */
 import type { Identity } from '../auth/index.js'
-import type { ResourceCollection, ResourcesApi } from './resources.js'
+import type { ResourceCollection, ResourcesApi } from './resources-api.js'
 
 export interface UserRouteContext {
   /** Who called, as the gate resolved the credential; undefined on a route with `auth: "none"`. */

@@ -12,7 +12,7 @@ import { json } from '../kernel/reply.js'
 import type { RequestContext, RouteDoc } from '../kernel/route.js'
 import type { UserRoutesDomainApi } from './api.js'
 import { RouteFileError } from './errors.js'
-import type { ResourceCollection } from './resources.js'
+import type { ResourceCollection } from './resources-api.js'
 import { RoutesDocumentSchema, type RoutesDocumentInput } from './schema.js'
 import { RecordBodyError, RecordConflictError, RecordNotFoundError } from './wire.js'
 

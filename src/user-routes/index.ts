@@ -7,21 +7,20 @@
  * files).
  */
 import { authDomain } from '../auth/index.js'
-import type { Domain, DomainModule, DomainSchemas, KernelServices } from '../kernel/domain.js'
-import type { RouteDefinition } from '../kernel/route.js'
+import type { Domain, DomainModule, DomainSchemas } from '../kernel/domain.js'
 import { USER_ROUTES_FLAGS, type UserRoutesOptions, proxySettings } from './options.js'
-import { proxyRoute } from './proxy.js'
-import { Recorder } from './recorder.js'
+import { proxyFallback } from './proxy-fallback.js'
+import type { Recorder } from './recorder.js'
 import { type UserRoutesDomainApi, userRoutesApi } from './api.js'
 import { userRoutesControl } from './control.js'
 import { RouteRegistry } from './registry.js'
-import { resourcesApi } from './resources.js'
+import { resourcesApi } from './resources-api.js'
 import type { SavedUserRoutesInput } from './saved.js'
 
 export type { UserRoutesApi, UserRoutesDomainApi } from './api.js'
 export type { Recording } from './recorder.js'
 export type { UserRouteContext, UserRouteResolver } from './context.js'
-export type { ResourceCollection, ResourcesApi } from './resources.js'
+export type { ResourceCollection, ResourcesApi } from './resources-api.js'
 export type { ResourceInput, RouteAuthInput, RoutesDocumentInput, UserRouteInput } from './schema.js'
 export type { RoutesInput } from './sources.js'
 export type { UserRoutesOptions } from './options.js'
@@ -45,14 +44,6 @@ export interface UserRoutesInputs {
 
 export const userRoutesSchemas: DomainSchemas = { fixtures: [], saved: async () => (await import('./saved.js')).SavedUserRoutes }
 
-/** The proxy's fallback route and its recorder, when the options ask for them. */
-function proxyOf(options: UserRoutesOptions, kernel: KernelServices): { route: RouteDefinition; recorder: Recorder | undefined } | undefined {
-  const proxy = proxySettings(options)
-  if (proxy === undefined) return undefined
-  const recorder = proxy.record === undefined ? undefined : new Recorder(proxy.record, kernel)
-  return { route: proxyRoute({ upstream: proxy.upstream, timeoutMs: proxy.timeoutMs, recorder }), recorder }
-}
-
 export const userRoutesDomain: DomainModule<'userRoutes', UserRoutesOptions, Domain<UserRoutesDomainApi>, UserRoutesInputs> = {
   name: 'userRoutes',
   schemas: userRoutesSchemas,
@@ -62,8 +53,9 @@ export const userRoutesDomain: DomainModule<'userRoutes', UserRoutesOptions, Dom
     const resources = resourcesApi(() => registry.resources)
     const registry: RouteRegistry = new RouteRegistry(kernel, { gate, clock: kernel.clock, uuid: () => kernel.ids.uuid(), resources, logger: kernel.logger })
     const inputs = options.routes === undefined ? [] : Array.isArray(options.routes) ? options.routes : [options.routes]
-    const proxy = proxyOf(options, kernel)
-    const recorder = proxy?.recorder
+    const settings = proxySettings(options)
+    const proxy = settings === undefined ? undefined : proxyFallback(settings, kernel)
+    const recorder = (): Recorder | undefined => proxy?.recorder()
     const api = userRoutesApi(registry, resources, recorder)
     return {
       get routes() {
@@ -73,13 +65,16 @@ export const userRoutesDomain: DomainModule<'userRoutes', UserRoutesOptions, Dom
       api,
       control: userRoutesControl(api),
       docs: async () => registry.docs(),
-      load: () => registry.start(inputs),
+      load: async () => {
+        await proxy?.start()
+        await registry.start(inputs)
+      },
       saved: async () => (await import('./saved.js')).savedUserRoutes(registry),
       reset: () => {
-        recorder?.reset()
+        recorder()?.reset()
         return registry.reset()
       },
-      close: async () => void (await recorder?.recorded()),
+      close: async () => void (await recorder()?.recorded()),
     }
   },
 }

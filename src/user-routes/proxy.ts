@@ -14,8 +14,8 @@ import { request as httpsRequest } from 'node:https'
 import { SCENARIO_HEADER } from '../kernel/constants.js'
 import { HttpError } from '../kernel/errors.js'
 import { headersOf, type Reply } from '../kernel/reply.js'
-import type { RequestContext, RouteDefinition } from '../kernel/route.js'
-import { HOP_BY_HOP, PROXIED_ROUTE, PROXY_BODY_LIMIT } from './constants.js'
+import type { RequestContext } from '../kernel/route.js'
+import { HOP_BY_HOP } from './constants.js'
 import type { Recorder, RecordingSink } from './recorder.js'
 import { UpstreamError } from './wire.js'
 
@@ -27,21 +27,8 @@ export interface ProxyOptions {
   readonly recorder: Recorder | undefined
 }
 
-/** The fallback route: `proxied` in the journal, and for scenario rules. */
-export function proxyRoute(options: ProxyOptions): RouteDefinition {
-  return {
-    id: PROXIED_ROUTE,
-    method: '*',
-    path: '/*',
-    origin: 'base',
-    summary: `Forward a request no route serves to ${options.upstream.origin}`,
-    bodyLimit: PROXY_BODY_LIMIT,
-    foreign: true,
-    resolve: (ctx) => forward(ctx, options),
-  }
-}
-
-async function forward(ctx: RequestContext, options: ProxyOptions): Promise<Reply> {
+/** Forwards one request no route serves (the fallback route's answer: `proxied` in the journal, and for scenario rules). */
+export async function forward(ctx: RequestContext, options: ProxyOptions): Promise<Reply> {
   const { upstream, timeoutMs, recorder } = options
   const send = upstream.protocol === 'https:' ? httpsRequest : httpRequest
   const outgoing = send({ ...targetOf(upstream, ctx.url), method: ctx.method, headers: outgoingHeaders(ctx) })

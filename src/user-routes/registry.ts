@@ -6,17 +6,18 @@
  * same ids and resources of the same names (as WireMock replaces a stub posted again with its id),
  * whether a file or an earlier addition declared them, until the next reset brings the run's own
  * back; a built-in route is never replaced. A document is declared whole before any of it is
- * served. After each change the kernel builds its route table again. A saved state holds the
- * documents added at run time (as given) and the records of every resource that changed; loaded,
- * they are declared again as `add()` would, aside, and served in one step (`imported`), until the
- * next state is loaded: a reset returns to them.
+ * served. After each change the kernel builds its route table again. What declares a document (its
+ * checks, templates, placeholders and resources on `@msw/data`) loads with the first document. A
+ * saved state holds the documents added at run time (as given) and the records of every resource
+ * that changed; loaded, they are declared again as `add()` would, aside, and served in one step
+ * (`imported`), until the next state is loaded: a reset returns to them.
  */
 import type { KernelServices } from '../kernel/domain.js'
 import type { Logger } from '../kernel/logger.js'
 import type { RouteInfo } from '../kernel/kernel.js'
 import type { RouteDefinition, RouteDoc } from '../kernel/route.js'
 import { RouteFileError } from './errors.js'
-import { type Declaration, type DeclarationDeps, type Replaced, type UserRouteEntry, declare } from './declare.js'
+import type { Declaration, DeclarationDeps, Replaced, UserRouteEntry } from './declare.js'
 import type { Resource } from './resources.js'
 import type { RoutesDocument, RoutesDocumentInput } from './schema.js'
 import { type RoutesInput, type RoutesSource, routeSources } from './sources.js'
@@ -73,6 +74,8 @@ export class RouteRegistry {
     const sources = routeSources(inputs)
     this.#inline = sources.filter((s) => s.dir === undefined).length
     this.#startInline = this.#inline
+    if (sources.length === 0) return
+    const { declare } = await import('./declare.js')
     for (const source of sources) {
       const declaration = declare(source, { ...this.#deps, replaces: () => NOTHING })
       await seed(declaration)
@@ -87,6 +90,7 @@ export class RouteRegistry {
    */
   async add(document: RoutesDocumentInput): Promise<RouteInfo[]> {
     const source: RoutesSource = { name: `inline routes #${++this.#inline}`, dir: undefined, data: document }
+    const { declare } = await import('./declare.js')
     let replaced = NOTHING
     const declaration = declare(source, { ...this.#deps, replaces: (parsed) => (replaced = replacedBy(parsed, { entries: this.#entries, resources: this.#resources })) })
     await seed(declaration)
@@ -112,6 +116,7 @@ export class RouteRegistry {
    */
   async declared(documents: readonly RoutesDocumentInput[], saidInline: number, refused: (index: number, error: RouteFileError) => Error): Promise<{ added: Added[]; merged: Merged; inline: number }> {
     const inline = Math.max(saidInline, this.#startInline + documents.length)
+    const { declare } = await import('./declare.js')
     const builtIn = new Set(this.#kernel.routes())
     for (const route of this.#routes) builtIn.delete(route)
     const added: Added[] = []

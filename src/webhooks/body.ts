@@ -18,19 +18,8 @@ export interface MediaType {
 }
 
 /** Parses `type/subtype; a=b; c="d"` (RFC 9110 section 8.3.1). Undefined for no header. */
-/** The last header parsed and its result: calls in a row nearly always send the same Content-Type. */
-let lastMediaType: { header: string; parsed: MediaType } | undefined
-
 export function parseMediaType(header: string | null): MediaType | undefined {
   if (header === null || header.trim() === '') return undefined
-  // The result is read-only (a ReadonlyMap), so one parse can serve both.
-  if (lastMediaType?.header === header) return lastMediaType.parsed
-  const parsed = parseMediaTypeNow(header)
-  lastMediaType = { header, parsed }
-  return parsed
-}
-
-function parseMediaTypeNow(header: string): MediaType {
   const [head = '', ...rest] = splitParams(header)
   const params = new Map<string, string>()
   for (const part of rest) {

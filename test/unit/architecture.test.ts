@@ -75,6 +75,24 @@ describe('the house', () => {
     }
   })
 
+  it("a test using only the built-in APIs never loads route files, resources, the proxy, the recorder, TLS, saved states or the dashboard's files: only import() reaches them", () => {
+    const sources = files(SRC).map((file) => relative(SRC, file))
+    const lazy = [
+      ...['declare', 'template', 'placeholders', 'answer', 'resources', 'resource-routes', 'proxy', 'recorder', 'record-file', 'record-body', 'record-names'].map((name) => `user-routes/${name}.ts`),
+      ...sources.filter((file) => file.startsWith('tls/') && file !== 'tls/errors.ts'),
+      ...sources.filter((file) => /^kernel\/saved-state\/|^kernel\/saved-store\.ts$|^(?!kernel\/)[\w-]+\/saved(-bundle)?\.ts$/.test(file)),
+      'adapters/state-file.ts',
+      'control/dashboard-files.ts',
+    ]
+    expect(lazy.filter((file) => !all.some((i) => i.to === file))).toEqual([])
+    expect(lazy.filter((file) => file.endsWith('/saved.ts')).length).toBeGreaterThanOrEqual(5)
+    for (const entry of ['index.ts', 'adapters/vitest.ts', 'adapters/server.ts', 'cli/main.ts']) {
+      const loaded = loadedWith(entry)
+      expect(loaded.has('user-routes/index.ts'), entry).toBe(true)
+      expect(lazy.filter((file) => loaded.has(file)), entry).toEqual([])
+    }
+  })
+
   it('the kernel imports nothing outside the kernel', () => {
     const outside = all.filter((i) => top(i.from) === 'kernel' && top(i.to) !== 'kernel')
     expect(outside.map((i) => `${i.from} -> ${i.to}`)).toEqual([])

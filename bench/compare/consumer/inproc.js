@@ -1,7 +1,7 @@
 // bench/compare.js row 3: one long-lived child per system, `node inproc.js emu-msw|hand-msw|emu-handle`.
 // It sets itself up, answers { type: 'ready', bytes }, then on { type: 'burst', ms, max } sends
 // versions GETs one after the other (await the answer and its body) for `ms` milliseconds or `max`
-// requests, and answers { type: 'burst:done', requests, ms, p50Us, p99Us }.
+// requests, and answers { type: 'burst:done', requests, ms, p50Us, p99Us, cpuUs } (its own CPU time per request).
 import { AUTH, VERSIONS_URL } from './request.js'
 
 const kind = process.argv[2]
@@ -49,6 +49,7 @@ process.on('message', async (msg) => {
   if (msg?.type !== 'burst') return
   const lat = new Float64Array(msg.max)
   let n = 0
+  const cpu0 = process.cpuUsage()
   const t0 = performance.now()
   const until = t0 + msg.ms
   while (n < msg.max) {
@@ -58,8 +59,9 @@ process.on('message', async (msg) => {
     lat[n++] = performance.now() - s
   }
   const ms = performance.now() - t0
+  const cpu = process.cpuUsage(cpu0)
   const sortedLat = lat.subarray(0, n).sort()
   const at = (p) => sortedLat[Math.min(n - 1, Math.max(0, Math.ceil((p / 100) * n) - 1))] * 1000
-  process.send({ type: 'burst:done', requests: n, ms, p50Us: at(50), p99Us: at(99) })
+  process.send({ type: 'burst:done', requests: n, ms, p50Us: at(50), p99Us: at(99), cpuUs: (cpu.user + cpu.system) / n })
 })
 process.send({ type: 'ready', bytes })

@@ -137,7 +137,7 @@ async function describe(alg: TokenAlgorithm, privateKey: CryptoKey, publicKey: C
   for (const member of PUBLIC_MEMBERS) if (exported[member] !== undefined) publicJwk[member] = exported[member]
   const id = kid ?? (await calculateJwkThumbprint(publicJwk))
   // Signing is node:crypto's, synchronous, with the key object made once: jose's WebCrypto path
-  // signs the same bytes at a higher cost per token (bench/README.md has the figures).
+  // signs the same bytes at a higher cost per token (docs/decisions/speed-mechanisms.md).
   const { digest, dsaEncoding } = SIGNATURE[alg]
   const keyObject = KeyObject.from(privateKey)
   const signingKey = dsaEncoding ? { key: keyObject, dsaEncoding } : keyObject
