@@ -60,8 +60,8 @@ S.memoryWarmupSeconds = Math.min(10, Math.round(S.memorySeconds / 3))
 // server's requests/s, tokens against a bare server that signs the same claims, cold start within
 // 2x bare on Node.js 22+ and 2.5x on Node.js 20), and issue 11's against the peers.
 export const BARS = {
-  vitestPerFile: 1.25,
-  fresh: 1.25,
+  vitestPerFile: 1,
+  fresh: 1,
   mswVsHand: 1,
   coldVsBare: Number(process.versions.node.split('.')[0]) >= 22 ? 2 : 2.5,
   coldVsOauth2MockServer: 1,
