@@ -5,7 +5,6 @@
  * so nothing of it is part of `import 'svc-mock'`.
  * Exit codes: 0 nothing differs, 1 something differs, 2 a bad flag or a run that compared nothing.
  */
-import type { CliIo } from '../cli/io.js'
 import { SvcMockError } from '../kernel/errors.js'
 import { VERSION } from '../version.js'
 import { VerifyUsageError } from './flags.js'
@@ -15,8 +14,15 @@ import { writeReport } from './reports.js'
 import { type RunOutcome, resultLines, summaryLine, tally } from './results.js'
 import { runVerify } from './run.js'
 
+/** Where verify writes its lines and reads its environment (the command hands in its own). */
+export interface VerifyIo {
+  out: (text: string) => void
+  err: (text: string) => void
+  env: Readonly<Record<string, string | undefined>>
+}
+
 /** Runs `svc-mock verify ARGS`; resolves with the exit code. */
-export async function verify(argv: readonly string[], io: CliIo): Promise<number> {
+export async function verify(argv: readonly string[], io: VerifyIo): Promise<number> {
   let options: VerifyOptions
   try {
     options = verifyOptions(argv, io.env)
