@@ -13,7 +13,8 @@
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { freePort, pinSelf } from './compare/env.js'
-import { startServer, TOKEN_BODY, TOKEN_HEADERS, VERSIONS_HEADERS, VERSIONS_PATH, WEBHOOK_BODY, WEBHOOK_HEADERS, WEBHOOK_PATH } from './compare/servers.js'
+import { TOKEN_BODY, TOKEN_HEADERS, VERSIONS_HEADERS, VERSIONS_PATH, WEBHOOK_BODY, WEBHOOK_HEADERS, WEBHOOK_PATH } from './compare/requests.js'
+import { startServer } from './compare/start-server.js'
 import { interleave, roundRatio } from './compare/socket.js'
 
 const { values, positionals } = parseArgs({

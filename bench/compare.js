@@ -17,28 +17,17 @@ import { buildRows, MB, ms, us, x } from './compare/rows.js'
 import { BARS, only, S } from './compare/settings.js'
 import { measureFresh, measureInproc, measureVitest, prepareConsumer } from './compare/consumer.js'
 import { loadAverage, machine, pinning, pinSelf } from './compare/env.js'
+import { PEER_PACKAGES, preparePrism, prepareWiremock, startPrism, startWiremock, WORK_DIR } from './compare/peers.js'
+import { TOKEN_BODY, TOKEN_HEADERS, VERSIONS_HEADERS, VERSIONS_PATH, WEBHOOK_BODY, WEBHOOK_HEADERS, WEBHOOK_PATH } from './compare/requests.js'
 import {
   captureReference,
   oauth2MockServerCli,
-  PEER_PACKAGES,
-  preparePrism,
-  prepareWiremock,
   startBare,
-  startBareWebhook,
   startBareToken,
+  startBareWebhook,
   startOauth2MockServer,
   startOauth2MockServerCli,
-  startPrism,
   startSvcMock,
-  startWiremock,
-  TOKEN_BODY,
-  TOKEN_HEADERS,
-  VERSIONS_HEADERS,
-  VERSIONS_PATH,
-  WEBHOOK_BODY,
-  WEBHOOK_HEADERS,
-  WEBHOOK_PATH,
-  WORK_DIR,
   writeBareRoutes,
 } from './compare/servers.js'
 import { measureMemory } from './compare/memory.js'

@@ -2,11 +2,14 @@
 /**
  * The dashboard's entry point. It listens to `GET /__svc-mock/events` (server-sent events: the
  * whole state whenever it changes, each new journal entry as it is recorded) and renders; every
- * button calls the control plane (api.js). The page keeps no state of its own beyond what the
- * last event said, so a reload or a reconnect shows exactly what the emulator holds.
+ * button calls the control plane (api.js), through what the page offers its panels (actions.js).
+ * The page keeps no state of its own beyond what the last event said, so a reload or a reconnect
+ * shows exactly what the emulator holds.
  */
+import { actions, announce } from './actions.js'
 import { api } from './api.js'
-import { formatDateTime, formatNumber, setText } from './dom.js'
+import { clockPanel } from './clock.js'
+import { byId, setText } from './dom.js'
 import { JournalView, MAX_ROWS } from './journal.js'
 import { oauthPanel } from './oauth.js'
 import { scenariosPanel } from './scenarios.js'
@@ -19,133 +22,7 @@ import { webhooksPanel } from './webhooks.js'
  * @typedef {import('../src/index.js').JournalEntry} JournalEntry
  */
 
-/**
- * What the panels may ask of the page.
- * @typedef {object} Actions
- * @property {(trigger: HTMLElement, done: string, fn: () => Promise<unknown>) => void} run
- *   Calls the control plane; announces `done`, or shows the emulator's error.
- * @property {(title: string, text: string, confirmLabel: string) => Promise<boolean>} confirm
- * @property {(clientId: string, secret: string, returnFocus: HTMLElement) => void} showSecret
- * @property {(text: string, what: string) => void} copy
- *   Puts `text` on the clipboard and says so (`what` names it: "curl command").
- */
-
-/**
- * @template {HTMLElement} T
- * @param {string} id
- * @param {new () => T} type
- * @returns {T}
- */
-function byId(id, type) {
-  const el = document.getElementById(id)
-  if (!(el instanceof type)) throw new Error(`The page has no ${type.name} #${id}.`)
-  return el
-}
-
-const announcer = byId('announcer', HTMLElement)
-const toast = byId('error-toast', HTMLElement)
-
-/** @param {string} text */
-function announce(text) {
-  announcer.textContent = ''
-  requestAnimationFrame(() => {
-    announcer.textContent = text
-  })
-}
-
-/** @type {ReturnType<typeof setTimeout> | undefined} */
-let toastTimer
-/** @param {string} message */
-function showError(message) {
-  toast.textContent = message
-  toast.hidden = false
-  clearTimeout(toastTimer)
-  toastTimer = setTimeout(() => {
-    toast.hidden = true
-  }, 10_000)
-}
-toast.addEventListener('click', () => {
-  toast.hidden = true
-})
-
-// Dialogs ----------------------------------------------------------------------------------------
-
-const confirmDialog = byId('confirm-dialog', HTMLDialogElement)
-/** @type {Actions['confirm']} */
-function confirm(title, text, confirmLabel) {
-  setText(byId('confirm-title', HTMLElement), title)
-  setText(byId('confirm-text', HTMLElement), text)
-  setText(byId('confirm-ok', HTMLButtonElement), confirmLabel)
-  const opener = document.activeElement
-  confirmDialog.returnValue = ''
-  confirmDialog.showModal()
-  return new Promise((resolve) => {
-    confirmDialog.addEventListener(
-      'close',
-      () => {
-        if (opener instanceof HTMLElement) opener.focus()
-        resolve(confirmDialog.returnValue === 'confirm')
-      },
-      { once: true },
-    )
-  })
-}
-
-const secretDialog = byId('secret-dialog', HTMLDialogElement)
-const secretValue = byId('secret-value', HTMLInputElement)
-/** @type {HTMLElement | undefined} */
-let secretOpener
-/** @type {Actions['showSecret']} */
-function showSecret(clientId, secret, returnFocus) {
-  setText(byId('secret-client', HTMLElement), clientId)
-  secretValue.value = secret
-  secretOpener = returnFocus
-  secretDialog.showModal()
-  secretValue.select()
-}
-secretDialog.addEventListener('close', () => {
-  // Shown once: gone from the page as soon as the dialog closes.
-  secretValue.value = ''
-  secretOpener?.focus()
-})
-byId('secret-copy', HTMLButtonElement).addEventListener('click', async () => {
-  try {
-    await navigator.clipboard.writeText(secretValue.value)
-    announce('Secret copied.')
-  } catch {
-    secretValue.select()
-    announce('Select the secret and copy it with your keyboard.')
-  }
-})
-
-// Actions ----------------------------------------------------------------------------------------
-
-/** @type {WeakSet<HTMLElement>} */
-const busy = new WeakSet()
-/** @type {Actions['run']} */
-function run(trigger, done, fn) {
-  if (busy.has(trigger)) return
-  busy.add(trigger)
-  trigger.setAttribute('aria-busy', 'true')
-  fn().then(
-    () => announce(done),
-    (/** @type {unknown} */ error) => showError(error instanceof Error ? error.message : String(error)),
-  ).finally(() => {
-    busy.delete(trigger)
-    trigger.removeAttribute('aria-busy')
-  })
-}
-
-/** @type {Actions['copy']} */
-function copy(text, what) {
-  navigator.clipboard.writeText(text).then(
-    () => announce(`${what.charAt(0).toUpperCase()}${what.slice(1)} copied.`),
-    () => showError(`The browser did not let the page copy the ${what}: select it and copy it with your keyboard.`),
-  )
-}
-
-/** @type {Actions} */
-const actions = { run, confirm, showSecret, copy }
+const { run, confirm, copy } = actions
 
 // Tabs -------------------------------------------------------------------------------------------
 
@@ -174,44 +51,19 @@ for (const [index, tab] of tabs.entries()) {
   })
 }
 
-// Clock ------------------------------------------------------------------------------------------
+// Clock and state --------------------------------------------------------------------------------
 
-const clockNow = byId('clock-now', HTMLTimeElement)
-/** @type {{ at: number, now: number, scale: number, real: boolean } | undefined} */
-let clock
-function tick() {
-  if (!clock) return
-  const now = clock.real ? clock.now + (performance.now() - clock.at) / clock.scale : clock.now
-  const text = formatDateTime(now)
-  setText(clockNow, text)
-  clockNow.dateTime = new Date(now).toISOString()
-}
-setInterval(tick, 250)
-
-/** @param {EmulatorState} state */
-function renderClock(state) {
-  clock = { at: performance.now(), now: Date.parse(state.clock.now), scale: state.clock.timeScale, real: state.clock.mode === 'real' }
-  setText(byId('clock-mode', HTMLElement), state.clock.mode === 'real' ? 'Real' : 'Manual')
-  setText(byId('clock-scale', HTMLElement), describeScale(state.clock))
-  tick()
-}
-
-/** @param {EmulatorState['clock']} c */
-function describeScale(c) {
-  if (c.mode === 'manual') return 'moves on Advance'
-  if (c.timeScale === 1) return '1× (real time)'
-  return c.timeScale < 1 ? `${formatNumber(1 / c.timeScale)}× faster` : `${formatNumber(c.timeScale)}× slower`
-}
-
-const advanceForm = byId('advance-form', HTMLFormElement)
-advanceForm.addEventListener('submit', (event) => {
-  event.preventDefault()
-  const amount = Number(byId('advance-amount', HTMLInputElement).value)
-  const unit = Number(byId('advance-unit', HTMLSelectElement).value)
-  const ms = Math.round(amount * unit)
-  const button = advanceForm.querySelector('button')
-  if (button) run(button, `Clock advanced by ${formatNumber(ms)} ms.`, () => api.advanceClock(ms))
-})
+const renderClock = clockPanel(
+  {
+    now: byId('clock-now', HTMLTimeElement),
+    mode: byId('clock-mode', HTMLElement),
+    scale: byId('clock-scale', HTMLElement),
+    advance: byId('advance-form', HTMLFormElement),
+    amount: byId('advance-amount', HTMLInputElement),
+    unit: byId('advance-unit', HTMLSelectElement),
+  },
+  actions,
+)
 
 const resetButton = byId('reset-button', HTMLButtonElement)
 resetButton.addEventListener('click', async () => {

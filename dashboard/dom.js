@@ -1,7 +1,8 @@
 // @ts-check
 /**
- * Small DOM helpers for the dashboard: an element builder, a keyed list that updates rows in
- * place (so focus, open details and typed input survive a live update), and formatting.
+ * Small DOM helpers for the dashboard: an element builder, a typed look-up of the page's elements,
+ * a keyed list that updates rows in place (so focus, open details and typed input survive a live
+ * update), and formatting.
  */
 
 /**
@@ -26,6 +27,19 @@ export function h(tag, props = {}, ...children) {
     else if (value !== false && value !== null && value !== undefined) el.setAttribute(name, String(value))
   }
   append(el, children)
+  return el
+}
+
+/**
+ * The page's element `#id`, which must be a `type`: the page and its script ship together.
+ * @template {HTMLElement} T
+ * @param {string} id
+ * @param {new () => T} type
+ * @returns {T}
+ */
+export function byId(id, type) {
+  const el = document.getElementById(id)
+  if (!(el instanceof type)) throw new Error(`The page has no ${type.name} #${id}.`)
   return el
 }
 

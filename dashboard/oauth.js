@@ -16,7 +16,7 @@ import { fill, formatDateTime, h, keyedList, setText, whileOn } from './dom.js'
  * @typedef {import('../src/index.js').ScenarioListing} ScenarioListing
  * @typedef {import('../src/index.js').ConsentInfo} ConsentInfo
  * @typedef {import('../src/index.js').Permission} Permission
- * @typedef {import('./app.js').Actions} Actions
+ * @typedef {import('./actions.js').Actions} Actions
  */
 
 const GRANTS = { client_credentials: 'Client credentials', authorization_code: 'Authorization code', device_code: 'Device code' }

@@ -14,7 +14,7 @@ import { fill, h, keyedList, setText, withCode } from './dom.js'
  * @typedef {import('../src/index.js').EmulatorState} EmulatorState
  * @typedef {import('../src/index.js').ScenarioListing} ScenarioListing
  * @typedef {import('../src/index.js').ScenarioActivation} ScenarioActivation
- * @typedef {import('./app.js').Actions} Actions
+ * @typedef {import('./actions.js').Actions} Actions
  * @typedef {{ count: HTMLElement, search: HTMLInputElement, searchCount: HTMLElement, none: HTMLElement, tools: HTMLElement, cli: HTMLElement, header: HTMLElement, cliCopy: HTMLButtonElement, headerCopy: HTMLButtonElement, saveName: HTMLInputElement, saveLink: HTMLAnchorElement, saveUse: HTMLElement }} PanelElements
  */
 

@@ -8,7 +8,7 @@
 import { api } from './api.js'
 
 /**
- * @typedef {import('./app.js').Actions} Actions
+ * @typedef {import('./actions.js').Actions} Actions
  */
 
 /**

@@ -11,7 +11,7 @@ import { fill, formatNumber, formatTime, h, keyedList, pretty, setText, whileOn 
  * @typedef {import('../src/index.js').EmulatorState} EmulatorState
  * @typedef {import('../src/index.js').WebhookState} WebhookState
  * @typedef {import('../src/index.js').ExecutionSummary} ExecutionSummary
- * @typedef {import('./app.js').Actions} Actions
+ * @typedef {import('./actions.js').Actions} Actions
  */
 
 const OUTCOMES = /** @type {const} */ ([

@@ -2,7 +2,7 @@
 // ("idle"), then a mixed load (token, versions GET, webhook POST in turn on each connection) with
 // the RSS sampled every second: after the warm-up, the peak, the end.
 import { rssMB, sleep } from './env.js'
-import { TOKEN_BODY, TOKEN_HEADERS, VERSIONS_HEADERS, VERSIONS_PATH, WEBHOOK_BODY, WEBHOOK_HEADERS, WEBHOOK_PATH } from './servers.js'
+import { TOKEN_BODY, TOKEN_HEADERS, VERSIONS_HEADERS, VERSIONS_PATH, WEBHOOK_BODY, WEBHOOK_HEADERS, WEBHOOK_PATH } from './requests.js'
 import { load } from './socket.js'
 
 const MIXED = [

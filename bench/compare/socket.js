@@ -4,7 +4,7 @@
 // response, the server's CPU time from /proc/<pid>/stat (µs per request) and this process's CPU.
 import autocannon from 'autocannon'
 import { cpuMs, rssMB, sleep } from './env.js'
-import { request, sameBytes } from './servers.js'
+import { request, sameBytes } from './requests.js'
 import { median, percentile, sorted } from '../lib/stats.js'
 
 /**
