@@ -4,17 +4,17 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { mswMajor } from '../src/adapters/msw.js'
-import { useEmulator } from '../src/adapters/vitest.js'
-import { APP_KEY, VERSIONS } from './support/harness.js'
+import { mswMajor } from '../../src/adapters/msw.js'
+import { useEmulator } from '../../src/adapters/vitest.js'
+import { APP_KEY, VERSIONS } from '../support/harness.js'
 
 const ELEMENT = { storage: 'acme-collection/acme-tenant', facet: 'processes', id: 'bb0e8400-e29b-41d4-a716-446655440000', type: 'process', versions: [{ state: 'released' }] }
 
 /** Runs one fixture file in a child vitest, which must fail; answers its output. */
 function runFixture(file: string): string {
-  const vitest = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url))
-  const result = spawnSync(process.execPath, [vitest, 'run', '--config', 'test/fixtures/vitest.config.ts', `test/fixtures/${file}`], {
-    cwd: fileURLToPath(new URL('..', import.meta.url)),
+  const vitest = fileURLToPath(new URL('../../node_modules/vitest/vitest.mjs', import.meta.url))
+  const result = spawnSync(process.execPath, [vitest, 'run', '--config', 'test/support/fixtures/vitest.config.ts', `test/support/fixtures/${file}`], {
+    cwd: fileURLToPath(new URL('../..', import.meta.url)),
     encoding: 'utf8',
     env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
   })
@@ -24,7 +24,7 @@ function runFixture(file: string): string {
 }
 
 /**
- * Runs test/fixtures/stray-local.fixture.ts in a child vitest (asynchronously, so a local server in
+ * Runs test/support/fixtures/stray-local.fixture.ts in a child vitest (asynchronously, so a local server in
  * this process can answer) with useEmulator's `options`; answers its exit code, output, and how
  * many requests reached the local server.
  */
@@ -37,9 +37,9 @@ async function runStray(options: object): Promise<{ code: number | null; output:
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   try {
-    const vitest = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url))
-    const child = spawn(process.execPath, [vitest, 'run', '--config', 'test/fixtures/vitest.config.ts', 'test/fixtures/stray-local.fixture.ts'], {
-      cwd: fileURLToPath(new URL('..', import.meta.url)),
+    const vitest = fileURLToPath(new URL('../../node_modules/vitest/vitest.mjs', import.meta.url))
+    const child = spawn(process.execPath, [vitest, 'run', '--config', 'test/support/fixtures/vitest.config.ts', 'test/support/fixtures/stray-local.fixture.ts'], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
       env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', STRAY_URL: `${origin}/api/orders`, STRAY_OPTIONS: JSON.stringify(options).replaceAll('STRAY_ORIGIN', origin) },
     })
     let output = ''
