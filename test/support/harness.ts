@@ -2,8 +2,8 @@
  * The contract harness: one set of behaviour tests, run against every way in — in-process (msw
  * `setupServer` with the emulator's handlers, no socket), the real node:http server on a free
  * port, the same server over HTTPS (its certificate signed by the local CA, which the client
- * trusts), and `emu.handle()` with no transport at all — so they can never drift apart. The OAuth,
- * webhooks and versions suites (titles `oauth…`, `webhooks…`, `versions…`) also run against a
+ * trusts), and `emu.handle()` with no transport at all — so they can never drift apart. A suite
+ * that declares `{ team: true }` (the OAuth, webhooks and versions suites) also runs against a
  * team made at run time (`POST /__svc-mock/teams` on a server), so a team is the whole emulator.
  */
 import { readFileSync } from 'node:fs'
@@ -29,8 +29,14 @@ export function overSocket(kind: TransportKind): boolean {
   return kind === 'server' || kind === 'server-https' || kind === 'team'
 }
 
-/** The suites that also run against a team made at run time. */
-const ON_A_TEAM = /^(oauth|webhooks|versions)\b/
+/** What a suite declares about the ways in it runs over, beyond the four every suite runs over. */
+export interface Ways {
+  /** Also against a team made at run time: the suites of the emulated API (OAuth, webhooks, versions), which show a team is the whole emulator. */
+  readonly team?: boolean
+}
+
+/** The tests of a suite, registered with `it()` against the harness of one way in. */
+export type SuiteBody = (h: Harness) => void
 
 export interface Harness {
   readonly kind: TransportKind
@@ -132,12 +138,16 @@ class LiveHarness implements Harness {
 }
 
 /**
- * Declares a suite whose tests run once per way in (`kinds`, default all four; and on a team, for
- * the OAuth, webhooks and versions suites). `body` registers tests with `it()`, using the harness
- * it is given; the emulator is reset before every test.
+ * Declares a suite whose tests run once per way in (`kinds`, default all four; and on a team too
+ * when it declares `{ team: true }`, given before the body). `body` registers tests with `it()`,
+ * using the harness it is given; the emulator is reset before every test.
  */
-export function contract(title: string, body: (h: Harness) => void, options: EmulatorOptions = {}, kinds: readonly TransportKind[] = TRANSPORTS): void {
-  for (const kind of ON_A_TEAM.test(title) && kinds === TRANSPORTS ? [...kinds, 'team' as const] : kinds) {
+export function contract(title: string, body: SuiteBody, options?: EmulatorOptions, kinds?: readonly TransportKind[]): void
+export function contract(title: string, ways: Ways, body: SuiteBody, options?: EmulatorOptions): void
+export function contract(title: string, ...rest: [SuiteBody, EmulatorOptions?, (readonly TransportKind[])?] | [Ways, SuiteBody, EmulatorOptions?]): void {
+  type Undeclared = [SuiteBody, EmulatorOptions?, (readonly TransportKind[])?]
+  const [ways, body, options = {}, kinds = TRANSPORTS] = typeof rest[0] === 'function' ? [{}, ...(rest as Undeclared)] : (rest as [Ways, SuiteBody, EmulatorOptions?])
+  for (const kind of ways.team === true ? [...kinds, 'team' as const] : kinds) {
     describe(`${title} [${kind}]`, () => {
       const harness = new LiveHarness(kind, options)
       beforeAll(() => harness.start())
