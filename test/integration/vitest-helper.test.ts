@@ -1,7 +1,10 @@
 /** svc-mock/vitest: one call sets up the emulator and msw for a suite. */
-import { spawn, spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { mswMajor } from '../../src/adapters/msw.js'
@@ -10,46 +13,63 @@ import { APP_KEY, VERSIONS } from '../support/harness.js'
 
 const ELEMENT = { storage: 'acme-collection/acme-tenant', facet: 'processes', id: 'bb0e8400-e29b-41d4-a716-446655440000', type: 'process', versions: [{ state: 'released' }] }
 
-/** Runs one fixture file in a child vitest, which must fail; answers its output. */
-function runFixture(file: string): string {
-  const vitest = fileURLToPath(new URL('../../node_modules/vitest/vitest.mjs', import.meta.url))
-  const result = spawnSync(process.execPath, [vitest, 'run', '--config', 'test/support/fixtures/vitest.config.ts', `test/support/fixtures/${file}`], {
-    cwd: fileURLToPath(new URL('../..', import.meta.url)),
-    encoding: 'utf8',
-    env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
-  })
-  const output = `${result.stdout}${result.stderr}`
-  expect(result.status, output).toBe(1)
-  return output
+/** What one fixture file of the child run came to. */
+interface FixtureResult {
+  status: string
+  /** Its failures' messages. */
+  failures: string
+}
+
+interface FixtureRun {
+  /** By fixture file name (`unhandled.fixture.ts`). */
+  files: Map<string, FixtureResult>
+  /** The run's whole output, console lines included. */
+  output: string
+  /** The local server's origin, and the requests that reached it, by path. */
+  origin: string
+  hits: Map<string, number>
 }
 
 /**
- * Runs test/support/fixtures/stray-local.fixture.ts in a child vitest (asynchronously, so a local server in
- * this process can answer) with useEmulator's `options`; answers its exit code, output, and how
- * many requests reached the local server.
+ * Runs every fixture file of test/support/fixtures/ in one child vitest (asynchronously, so a local
+ * server in this process, another origin than svc-mock's, can answer the stray fixtures), with its
+ * JSON report for each file's result.
  */
-async function runStray(options: object): Promise<{ code: number | null; output: string; hits: number; origin: string }> {
-  let hits = 0
-  const server = createServer((_request, response) => {
-    hits += 1
+async function runFixtures(): Promise<FixtureRun> {
+  const hits = new Map<string, number>()
+  const server = createServer((request, response) => {
+    hits.set(request.url ?? '', (hits.get(request.url ?? '') ?? 0) + 1)
     response.end('reached')
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const report = join(mkdtempSync(join(tmpdir(), 'svc-mock-vitest-helper-')), 'report.json')
   try {
     const vitest = fileURLToPath(new URL('../../node_modules/vitest/vitest.mjs', import.meta.url))
-    const child = spawn(process.execPath, [vitest, 'run', '--config', 'test/support/fixtures/vitest.config.ts', 'test/support/fixtures/stray-local.fixture.ts'], {
+    const child = spawn(process.execPath, [vitest, 'run', '--config', 'test/support/fixtures/vitest.config.ts', 'test/support/fixtures/', '--reporter=default', '--reporter=json', `--outputFile=${report}`], {
       cwd: fileURLToPath(new URL('../..', import.meta.url)),
-      env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', STRAY_URL: `${origin}/api/orders`, STRAY_OPTIONS: JSON.stringify(options).replaceAll('STRAY_ORIGIN', origin) },
+      env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', STRAY_ORIGIN: origin },
     })
     let output = ''
     child.stdout.on('data', (d: Buffer) => (output += d.toString()))
     child.stderr.on('data', (d: Buffer) => (output += d.toString()))
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve))
-    return { code, output, hits, origin }
+    await new Promise((resolve) => child.on('exit', resolve))
+    const { testResults } = JSON.parse(readFileSync(report, 'utf8')) as { testResults: Array<{ name: string; status: string; message: string; assertionResults: Array<{ failureMessages: string[] }> }> }
+    const files = new Map(testResults.map((f) => [basename(f.name), { status: f.status, failures: [f.message, ...f.assertionResults.flatMap((t) => t.failureMessages)].join('\n') }]))
+    return { files, output, origin, hits }
   } finally {
     server.close()
+    rmSync(dirname(report), { recursive: true, force: true })
   }
+}
+
+let fixtureRun: Promise<FixtureRun> | undefined
+/** The fixture run, made once for the tests that read it. */
+async function fixture(file: string): Promise<FixtureResult & Omit<FixtureRun, 'files'>> {
+  const run = await (fixtureRun ??= runFixtures())
+  const result = run.files.get(file)
+  if (result === undefined) throw new Error(`the child vitest ran no ${file}:\n${run.output}`)
+  return { ...result, output: run.output, origin: run.origin, hits: run.hits }
 }
 
 describe('useEmulator', async () => {
@@ -68,37 +88,39 @@ describe('useEmulator', async () => {
     expect((await fetch(`${emu.urls.base}${VERSIONS()}`, { headers: APP_KEY })).status).toBe(200)
   })
 
-  it('fails a test that sends a request no route handles, naming the closest route', () => {
-    const output = runFixture('unhandled.fixture.ts')
-    expect(output).toContain('svc-mock: this test sent requests that no route handles')
-    expect(output).toMatch(/GET \/acme-collection\/.*\/version -> 404 \(closest route: GET \/:collectionId\/.*\/versions \(versions\.list\)\)/)
+  it('fails a test that sends a request no route handles, naming the closest route', async () => {
+    const { status, failures, output } = await fixture('unhandled.fixture.ts')
+    expect(status, output).toBe('failed')
+    expect(failures).toContain('svc-mock: this test sent requests that no route handles')
+    expect(failures).toMatch(/GET \/acme-collection\/.*\/version -> 404 \(closest route: GET \/:collectionId\/.*\/versions \(versions\.list\)\)/)
   })
 
-  it(`fails a test whose request went to a misspelt origin, naming it (msw ${mswMajor()})`, () => {
-    const output = runFixture('stray-origin.fixture.ts')
-    expect(output).toContain('svc-mock: this test sent requests that no route handles')
-    expect(output).toMatch(/GET https:\/\/acme\.svc-mock\.tset\/acme-collection\/\S+ reached no msw handler \(svc-mock serves https:\/\/acme\.svc-mock\.test\)/)
+  it(`fails a test whose request went to a misspelt origin, naming it (msw ${mswMajor()})`, async () => {
+    const { status, failures, output } = await fixture('stray-origin.fixture.ts')
+    expect(status, output).toBe('failed')
+    expect(failures).toContain('svc-mock: this test sent requests that no route handles')
+    expect(failures).toMatch(/GET https:\/\/acme\.svc-mock\.tset\/acme-collection\/\S+ reached no msw handler \(svc-mock serves https:\/\/acme\.svc-mock\.test\)/)
   })
 
   it('blocks a request to another origin before it reaches the network, and fails the test', async () => {
-    const { code, output, hits, origin } = await runStray({})
-    expect(hits, output).toBe(0)
-    expect(code, output).toBe(1)
-    expect(output).toContain('stray fetch: network error')
-    expect(output).toContain(`GET ${origin}/api/orders reached no msw handler`)
+    const { status, failures, output, hits, origin } = await fixture('stray-blocked.fixture.ts')
+    expect(hits.get('/api/orders/blocked') ?? 0, output).toBe(0)
+    expect(status, output).toBe('failed')
+    expect(output).toContain('stray fetch (blocked): network error')
+    expect(failures).toContain(`GET ${origin}/api/orders/blocked reached no msw handler`)
   })
 
   it('lets a request to an origin of otherOrigins through (the app server), and the test passes', async () => {
-    const { code, output, hits } = await runStray({ otherOrigins: ['STRAY_ORIGIN'] })
-    expect(code, output).toBe(0)
-    expect(hits, output).toBe(1)
-    expect(output).toContain('stray fetch: status 200')
+    const { status, output, hits } = await fixture('stray-allowed.fixture.ts')
+    expect(status, output).toBe('passed')
+    expect(hits.get('/api/orders/allowed') ?? 0, output).toBe(1)
+    expect(output).toContain('stray fetch (allowed): status 200')
   })
 
   it('with failOnUnhandled: false, still blocks the stray request but lets the test pass', async () => {
-    const { code, output, hits } = await runStray({ failOnUnhandled: false })
-    expect(hits, output).toBe(0)
-    expect(code, output).toBe(0)
-    expect(output).toContain('stray fetch: network error')
+    const { status, output, hits } = await fixture('stray-tolerated.fixture.ts')
+    expect(hits.get('/api/orders/tolerated') ?? 0, output).toBe(0)
+    expect(status, output).toBe('passed')
+    expect(output).toContain('stray fetch (tolerated): network error')
   })
 })
