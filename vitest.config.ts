@@ -5,10 +5,12 @@ import { defineConfig } from 'vitest/config'
 // Guards against a hang, not a pace: the slowest tests run a child vitest or a browser, and two
 // files run at once on a two-core machine.
 const TIMEOUTS = { testTimeout: 30_000, hookTimeout: 30_000 }
-// The suites that reach the emulator only through the contract harness (test/support/harness.ts),
-// which builds a fresh emulator for each suite: their files share one module graph per worker
-// instead of importing svc-mock, zod and msw again for every file.
-const HARNESS_SUITES = ['test/contract/**/*.test.ts', 'test/fuzz/**/*.test.ts']
+// Files share one module graph per worker instead of importing svc-mock, zod and msw again for
+// every file: each builds the emulators and servers it uses and closes them, and none changes
+// what the process holds for later files. The real clients read the environment and the home
+// folder when their modules load, and their tests change them: those files get a fresh one each.
+// A file that mocks modules or changes globals is listed here too.
+const ISOLATED = ['test/real-client/**/*.test.ts']
 // HTTPS tests keep svc-mock's local CA in a folder of the test runs', never in the user's data folder.
 const ENV = { SVC_MOCK_CA_DIR: join(tmpdir(), 'svc-mock-test-ca') }
 
@@ -25,8 +27,8 @@ export default defineConfig(({ mode }) => ({
           // child processes, sockets or the browser.
           maxWorkers: 2,
           projects: [
-            { extends: true, test: { name: 'harness', include: HARNESS_SUITES, isolate: false } },
-            { extends: true, test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: HARNESS_SUITES } },
+            { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: ISOLATED, isolate: false } },
+            { extends: true, test: { name: 'isolated', include: ISOLATED } },
           ],
         },
 }))

@@ -7,7 +7,7 @@
  *   line of its output JSON), then stopped with SIGTERM (exit 0); other `npx svc-mock` commands
  *   must exit 0; `npx svc-mock` runs this checkout's bin;
  * - every TypeScript block as a test file in a child vitest (imports of `svc-mock…` mapped to the
- *   source);
+ *   built package, dist/, which is what a user imports; `npm test` builds first);
  * - the CI workflow's `svc-mock exec` flags (the command after `--` replaced by `true`);
  * - the CI workflow's `svc-mock verify` lines, run in order against the test server, its
  *   `SVC_MOCK_VERIFY_*` variables (the CI's secrets) set to the default fixtures' values.
@@ -167,12 +167,9 @@ describe('the examples of the README and docs/', () => {
     const dir = join(ROOT, 'test/docs/.readme-run')
     rmSync(dir, { recursive: true, force: true })
     mkdirSync(dir, { recursive: true })
-    const imports: Record<string, string> = {
-      'svc-mock': 'src/index.ts',
-      'svc-mock/msw': 'src/adapters/msw.ts',
-      'svc-mock/vitest': 'src/adapters/vitest.ts',
-      'svc-mock/server': 'src/adapters/server.ts',
-    }
+    // What package.json exports: `svc-mock/vitest` is ./dist/vitest.js, as in a user's node_modules.
+    const { exports } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, { default?: string }> }
+    const imports = Object.fromEntries(Object.entries(exports).map(([entry, target]) => [entry.replace(/^\./, 'svc-mock'), target.default ?? '']))
     const ts = blocks.filter((b) => b.lang === 'ts')
     try {
       ts.forEach((block, index) => {

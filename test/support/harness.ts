@@ -1,10 +1,14 @@
 /**
  * The contract harness: one set of behaviour tests, run against every way in — in-process (msw
  * `setupServer` with the emulator's handlers, no socket), the real node:http server on a free
- * port, the same server over HTTPS (its certificate signed by the local CA, which the client
- * trusts), and `emu.handle()` with no transport at all — so they can never drift apart. The OAuth,
- * webhooks and versions suites (titles `oauth…`, `webhooks…`, `versions…`) also run against a
- * team made at run time (`POST /__svc-mock/teams` on a server), so a team is the whole emulator.
+ * port, and `emu.handle()` with no transport at all — so they can never drift apart. A suite
+ * declares where else it runs: `{ tls: true }` also over the same server with HTTPS (its
+ * certificate signed by the local CA, which the client trusts), for the suites whose subject the
+ * TLS socket changes (the transport, streamed answers, OAuth, teams' addresses); behind either
+ * socket the same HTTP parser and routes read every other request, so over TLS the rest would
+ * only repeat themselves. `{ team: true }` (the OAuth, webhooks and versions suites) also runs it
+ * against a team made at run time (`POST /__svc-mock/teams` on a server), so a team is the whole
+ * emulator.
  */
 import { readFileSync } from 'node:fs'
 import { Agent, fetch as fetchWith } from 'undici'
@@ -16,21 +20,24 @@ import { createEmulator, type Emulator, type EmulatorOptions } from '../../src/i
 /** `in-process`: msw; `server`: a socket; `server-https`: a socket with TLS; `handle`: `emu.handle(request)`; `team`: a socket to a team made at run time. */
 export type TransportKind = 'in-process' | 'server' | 'server-https' | 'handle' | 'team'
 
-export const TRANSPORTS: readonly TransportKind[] = ['in-process', 'server', 'server-https', 'handle']
-
-/**
- * Every way in but TLS, for the fuzz suite: behind either socket the same HTTP parser and routes
- * read its inputs (its raw-socket inputs go to `server` only), so over TLS it would only repeat them.
- */
-export const WITHOUT_TLS: readonly TransportKind[] = ['in-process', 'server', 'handle']
+/** The ways in every suite runs over. */
+export const TRANSPORTS: readonly TransportKind[] = ['in-process', 'server', 'handle']
 
 /** Over a real socket (`server`, `server-https`, `team`), where an in-process boundary does not reach the server's requests. */
 export function overSocket(kind: TransportKind): boolean {
   return kind === 'server' || kind === 'server-https' || kind === 'team'
 }
 
-/** The suites that also run against a team made at run time. */
-const ON_A_TEAM = /^(oauth|webhooks|versions)\b/
+/** What a suite declares about the ways in it runs over, beyond the three every suite runs over. */
+export interface Ways {
+  /** Also over HTTPS (`server-https`): the suites whose subject TLS changes (the transport, streamed answers, OAuth, teams' addresses). */
+  readonly tls?: boolean
+  /** Also against a team made at run time: the suites of the emulated API (OAuth, webhooks, versions), which show a team is the whole emulator. */
+  readonly team?: boolean
+}
+
+/** The tests of a suite, registered with `it()` against the harness of one way in. */
+export type SuiteBody = (h: Harness) => void
 
 export interface Harness {
   readonly kind: TransportKind
@@ -132,12 +139,17 @@ class LiveHarness implements Harness {
 }
 
 /**
- * Declares a suite whose tests run once per way in (`kinds`, default all four; and on a team, for
- * the OAuth, webhooks and versions suites). `body` registers tests with `it()`, using the harness
- * it is given; the emulator is reset before every test.
+ * Declares a suite whose tests run once per way in: in-process, over a socket and through
+ * `emu.handle()`, and over HTTPS or on a team too when it declares so (`ways`, given before the
+ * body). `body` registers tests with `it()`, using the harness it is given; the emulator is reset
+ * before every test.
  */
-export function contract(title: string, body: (h: Harness) => void, options: EmulatorOptions = {}, kinds: readonly TransportKind[] = TRANSPORTS): void {
-  for (const kind of ON_A_TEAM.test(title) && kinds === TRANSPORTS ? [...kinds, 'team' as const] : kinds) {
+export function contract(title: string, body: SuiteBody, options?: EmulatorOptions): void
+export function contract(title: string, ways: Ways, body: SuiteBody, options?: EmulatorOptions): void
+export function contract(title: string, ...rest: [SuiteBody, EmulatorOptions?] | [Ways, SuiteBody, EmulatorOptions?]): void {
+  const [ways, body, options = {}] = typeof rest[0] === 'function' ? [{}, ...(rest as [SuiteBody, EmulatorOptions?])] : (rest as [Ways, SuiteBody, EmulatorOptions?])
+  const kinds: TransportKind[] = [...TRANSPORTS, ...(ways.tls === true ? ['server-https' as const] : []), ...(ways.team === true ? ['team' as const] : [])]
+  for (const kind of kinds) {
     describe(`${title} [${kind}]`, () => {
       const harness = new LiveHarness(kind, options)
       beforeAll(() => harness.start())

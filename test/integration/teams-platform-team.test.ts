@@ -5,9 +5,9 @@
  * the team the run's fixtures name.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type RunningServer, startServer } from '../src/adapters/server.js'
-import { ALICE_KEY, APP_KEY } from './support/harness.js'
-import { makeTeam, teamOf } from './support/teams.js'
+import { type RunningServer, startServer } from '../../src/adapters/server.js'
+import { ALICE_KEY, APP_KEY } from '../support/harness.js'
+import { makeTeam, teamOf } from '../support/teams.js'
 
 interface PlatformTeam {
   id: string

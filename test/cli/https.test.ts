@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Agent, fetch as fetchWith } from 'undici'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { makeAuthority, makeServerCertificate } from '../src/tls/certificates.js'
-import { killStarted, runCli, spawnCli } from './support/cli.js'
-import { writeUnconstrainedCa } from './support/old-ca.js'
+import { makeAuthority, makeServerCertificate } from '../../src/tls/certificates.js'
+import { killStarted, runCli, spawnCli } from '../support/cli.js'
+import { writeUnconstrainedCa } from '../support/old-ca.js'
 
 const scratch = mkdtempSync(join(tmpdir(), 'svc-mock-cli-https-'))
 afterEach(killStarted)

@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
-import { killStarted, runCli, spawnCli } from './support/cli.js'
+import { killStarted, runCli, spawnCli } from '../support/cli.js'
 
-const EXAMPLES = fileURLToPath(new URL('../docs/examples/', import.meta.url))
+const EXAMPLES = fileURLToPath(new URL('../../docs/examples/', import.meta.url))
 const APP_KEY = { authorization: 'AppKey svcmock-app-key' }
 
 afterEach(killStarted)

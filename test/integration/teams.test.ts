@@ -6,10 +6,10 @@
  */
 import { decodeJwt, decodeProtectedHeader } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type RunningServer, startServer } from '../src/adapters/server.js'
-import { APP_KEY, VERSIONS } from './support/harness.js'
-import { CI, WEB_APP, exchange, getCode, token } from './support/oauth.js'
-import { answers, makeTeam, teamHarness, teamOf } from './support/teams.js'
+import { type RunningServer, startServer } from '../../src/adapters/server.js'
+import { APP_KEY, VERSIONS } from '../support/harness.js'
+import { CI, WEB_APP, exchange, getCode, token } from '../support/oauth.js'
+import { answers, makeTeam, teamHarness, teamOf } from '../support/teams.js'
 
 const JSON_HEADERS = { 'content-type': 'application/json' }
 const RUN_FIXTURES = { users: [{ id: 'carol', name: 'Carol Example', permissions: [] }] }

@@ -12,10 +12,10 @@
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type RunningServer, startServer } from '../src/adapters/server.js'
-import { FUZZ_SEED } from './support/fuzz.js'
-import { VERSIONS } from './support/harness.js'
-import { teamOf } from './support/teams.js'
+import { type RunningServer, startServer } from '../../src/adapters/server.js'
+import { FUZZ_SEED } from '../support/fuzz.js'
+import { VERSIONS } from '../support/harness.js'
+import { teamOf } from '../support/teams.js'
 
 const RUNS = Number(process.env.TEAMS_MODEL_RUNS ?? 16)
 const TEAMS = ['t-a', 't-b', 't-c'] as const

@@ -5,9 +5,9 @@
  * closes. The clock is manual and never moves: the answers come from the closing alone.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type RunningServer, type RunningTeam, startServer } from '../src/adapters/server.js'
-import { APP_KEY, VERSIONS } from './support/harness.js'
-import { answers, teamOf } from './support/teams.js'
+import { type RunningServer, type RunningTeam, startServer } from '../../src/adapters/server.js'
+import { APP_KEY, VERSIONS } from '../support/harness.js'
+import { answers, teamOf } from '../support/teams.js'
 
 /** A day of emulator time: the long poll never times out by itself while the clock stands still. */
 const A_DAY_MS = 86_400_000

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
 import { connect as connectTls } from 'node:tls'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type RunningServer, startServer } from '../src/adapters/server.js'
+import { type RunningServer, startServer } from '../../src/adapters/server.js'
 
 const LIMIT = 5_242_880
 

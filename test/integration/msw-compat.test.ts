@@ -5,10 +5,10 @@
  */
 import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { EmulatorHandler, mswMajor, setupEmulatorServer, unhandled } from '../src/adapters/msw.js'
-import { unhandledListenOption } from '../src/adapters/msw-compat.js'
-import { createEmulator, MswMissingError } from '../src/index.js'
-import { APP_KEY, VERSIONS } from './support/harness.js'
+import { EmulatorHandler, mswMajor, setupEmulatorServer, unhandled } from '../../src/adapters/msw.js'
+import { unhandledListenOption } from '../../src/adapters/msw-compat.js'
+import { createEmulator, MswMissingError } from '../../src/index.js'
+import { APP_KEY, VERSIONS } from '../support/harness.js'
 
 const installed = Number((createRequire(import.meta.url)('msw/package.json') as { version: string }).version.split('.')[0])
 

@@ -10,7 +10,7 @@
  */
 import { Worker } from 'node:worker_threads'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type RunningServer, startServer } from '../src/adapters/server.js'
+import { type RunningServer, startServer } from '../../src/adapters/server.js'
 
 const LIMIT = 5_242_880
 const MB = 1024 * 1024

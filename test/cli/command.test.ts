@@ -1,6 +1,6 @@
 /**
  * The `svc-mock` command, run as a user runs it: the built bin in a child process.
- * (`npm test` builds first.) `svc-mock exec` and the process trees of npx: cli-exec.test.ts.
+ * (`npm test` builds first.) `svc-mock exec` and the process trees of npx: exec.test.ts.
  */
 import type { ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
@@ -10,13 +10,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { VERSION } from '../src/version.js'
-import { ALICE_KEY, APP_KEY, VERSIONS } from './support/harness.js'
-import { killStarted, runCli, spawnCli } from './support/cli.js'
+import { VERSION } from '../../src/version.js'
+import { ALICE_KEY, APP_KEY, VERSIONS } from '../support/harness.js'
+import { killStarted, runCli, spawnCli } from '../support/cli.js'
 
 
 beforeAll(() => {
-  if (!existsSync(fileURLToPath(new URL('../dist/cli.js', import.meta.url)))) throw new Error('dist/ is missing: run `npm run build` (npm test does)')
+  if (!existsSync(fileURLToPath(new URL('../../dist/cli.js', import.meta.url)))) throw new Error('dist/ is missing: run `npm run build` (npm test does)')
 })
 
 afterEach(killStarted)

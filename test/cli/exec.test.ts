@@ -11,12 +11,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { BIN, killStarted, runCli, spawnCli, track } from './support/cli.js'
-import { alive, goneWithin, killAlive, lines, parentOf, portFree } from './support/processes.js'
+import { BIN, killStarted, runCli, spawnCli, track } from '../support/cli.js'
+import { alive, goneWithin, killAlive, lines, parentOf, portFree } from '../support/processes.js'
 
 beforeAll(async () => {
   const { existsSync } = await import('node:fs')
-  if (!existsSync(new URL('../dist/cli.js', import.meta.url))) throw new Error('dist/ is missing: run `npm run build` (npm test does)')
+  if (!existsSync(new URL('../../dist/cli.js', import.meta.url))) throw new Error('dist/ is missing: run `npm run build` (npm test does)')
 })
 afterEach(killStarted)
 const scratch = mkdtempSync(join(tmpdir(), 'svc-mock-cli-exec-'))

@@ -5,9 +5,9 @@
  */
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { createEmulator } from '../src/index.js'
-import type { Harness } from './support/harness.js'
-import { PROBES } from './support/scenario-probes.js'
+import { createEmulator } from '../../src/index.js'
+import type { Harness } from '../support/harness.js'
+import { PROBES } from '../support/scenario-probes.js'
 
 describe('scenarios switched on for one test (boundary)', async () => {
   const emu = await createEmulator<string>({ clock: 'manual' }) // names from a table: any name

@@ -9,13 +9,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { startServer } from '../src/adapters/server.js'
-import { FLAGS } from '../src/cli/flags.js'
-import { main } from '../src/cli/index.js'
-import { readOptions } from '../src/cli/options.js'
-import { ConfigError } from '../src/index.js'
+import { startServer } from '../../src/adapters/server.js'
+import { FLAGS } from '../../src/cli/flags.js'
+import { main } from '../../src/cli/index.js'
+import { readOptions } from '../../src/cli/options.js'
+import { ConfigError } from '../../src/index.js'
 
-const NOT_PEM = fileURLToPath(new URL('../package.json', import.meta.url))
+const NOT_PEM = fileURLToPath(new URL('../../package.json', import.meta.url))
 const FOLDER = mkdtempSync(join(tmpdir(), 'svc-mock-option-errors-'))
 
 interface Case {

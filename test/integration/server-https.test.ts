@@ -10,10 +10,10 @@ import { Agent, request as httpsRequest } from 'node:https'
 import { connect as netConnect } from 'node:net'
 import { connect as tlsConnect } from 'node:tls'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startServer, type RunningServer } from '../src/adapters/server.js'
-import { ConfigError } from '../src/kernel/errors.js'
-import { makeAuthority, makeServerCertificate } from '../src/tls/certificates.js'
-import { APP_KEY, VERSIONS } from './support/harness.js'
+import { startServer, type RunningServer } from '../../src/adapters/server.js'
+import { ConfigError } from '../../src/kernel/errors.js'
+import { makeAuthority, makeServerCertificate } from '../../src/tls/certificates.js'
+import { APP_KEY, VERSIONS } from '../support/harness.js'
 
 interface Answer {
   status: number

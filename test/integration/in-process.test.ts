@@ -4,8 +4,8 @@
  */
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ConfigError, createEmulator, FixtureError, ScenarioError } from '../src/index.js'
-import { APP_KEY, VERSIONS } from './support/harness.js'
+import { ConfigError, createEmulator, FixtureError, ScenarioError } from '../../src/index.js'
+import { APP_KEY, VERSIONS } from '../support/harness.js'
 
 describe('per-test scenarios (boundary)', async () => {
   const emu = await createEmulator({ clock: 'manual' })

@@ -7,9 +7,9 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { type RunningServer, startServer } from '../src/adapters/server.js'
-import { killStarted, runCli } from './support/cli.js'
-import { ELEMENT_PATH, TEAM, teamFixtures } from './support/verify.js'
+import { type RunningServer, startServer } from '../../src/adapters/server.js'
+import { killStarted, runCli } from '../support/cli.js'
+import { ELEMENT_PATH, TEAM, teamFixtures } from '../support/verify.js'
 
 afterEach(killStarted)
 
@@ -43,7 +43,7 @@ describe('svc-mock verify (the bin)', () => {
   })
 
   it("is not part of what import 'svc-mock' loads", () => {
-    const root = resolve(import.meta.dirname, '..')
+    const root = resolve(import.meta.dirname, '../..')
     const log = join(mkdtempSync(join(tmpdir(), 'svc-mock-verify-load-')), 'resolved.txt')
     const hook = `import { appendFileSync } from 'node:fs'
       export async function resolve(specifier, context, next) {

@@ -4,9 +4,9 @@
  * token or key of one is refused by the other; resets and scenarios stay in their emulator.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { setupEmulatorServer, unhandled } from '../src/adapters/msw.js'
-import { createEmulator, type InProcessEmulator } from '../src/index.js'
-import { VERSIONS } from './support/harness.js'
+import { setupEmulatorServer, unhandled } from '../../src/adapters/msw.js'
+import { createEmulator, type InProcessEmulator } from '../../src/index.js'
+import { VERSIONS } from '../support/harness.js'
 
 const basic = `Basic ${btoa('ci-client:ci-secret')}`
 const form = { 'content-type': 'application/x-www-form-urlencoded' }

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 
-const root = resolve(import.meta.dirname, '..')
+const root = resolve(import.meta.dirname, '../..')
 const tmp = mkdtempSync(join(tmpdir(), 'svc-mock-entries-'))
 
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))

@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { killStarted, spawnCli } from './support/cli.js'
+import { killStarted, spawnCli } from '../support/cli.js'
 
 afterEach(killStarted)
 
