@@ -2,14 +2,18 @@
  * Saved states in-process, domain by domain: what each domain writes into the document, that an
  * emulator loaded with it answers as the original did and goes on as the original would, and the
  * cases each domain decides (signing keys at another address, links, runs in progress, routes
- * given as functions). Every way in is the contract suite's (test/contract/state.contract.test.ts).
+ * given as functions). Every way in is the contract suite's (test/contract/state.contract.test.ts);
+ * the body limit, which the server applies to the bytes still on the socket, is tested over one here.
  */
+import { request as httpRequest } from 'node:http'
 import { decodeJwt } from 'jose'
-import { describe, expect, it } from 'vitest'
-import { type Emulator, type SavedState, createEmulator } from '../src/index.js'
-import { APP_KEY, VERSIONS } from './support/harness.js'
-import { CALLBACK, WEB_APP, exchange, getCode, token } from './support/oauth.js'
-import { buildState, handleHarness, readAll } from './support/state.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type RunningServer, startServer } from '../../src/adapters/server.js'
+import { type Emulator, type SavedState, createEmulator } from '../../src/index.js'
+import { SAVED_STATE_BODY_LIMIT } from '../../src/kernel/constants.js'
+import { APP_KEY, VERSIONS } from '../support/harness.js'
+import { CALLBACK, WEB_APP, exchange, getCode, token } from '../support/oauth.js'
+import { buildState, handleHarness, readAll } from '../support/state.js'
 
 const manual = { clock: 'manual' as const }
 const saved = async (emu: Emulator): Promise<SavedState> => JSON.parse(JSON.stringify(await emu.exportState())) as SavedState
@@ -166,5 +170,28 @@ describe('saved states, in-process', () => {
     const document = await saved(emu)
     expect([document.auth?.codes, document.auth?.refreshTokens, document.auth?.consents]).toEqual([[], [], []])
     await expect(createEmulator({ ...manual, state: document })).resolves.toBeDefined()
+  })
+})
+
+describe('saved states over a socket: the body limit', () => {
+  let server: RunningServer
+  beforeAll(async () => {
+    server = await startServer({ port: 0, log: 'silent' })
+  })
+  afterAll(() => server.close())
+
+  it(`answers a document over the limit (${SAVED_STATE_BODY_LIMIT} bytes) with 413 from its Content-Length, before reading it`, async () => {
+    const url = new URL('/__svc-mock/state/import', server.url)
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(SAVED_STATE_BODY_LIMIT + 1) } }, (response) => {
+        let body = ''
+        response.on('data', (chunk: Buffer) => (body += chunk.toString()))
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }))
+      })
+      request.on('error', reject)
+      request.write('{')
+    })
+    expect(answer.status).toBe(413)
+    expect(JSON.parse(answer.body)).toMatchObject({ limit: SAVED_STATE_BODY_LIMIT, error: expect.stringContaining('the most POST /__svc-mock/state/import takes') })
   })
 })

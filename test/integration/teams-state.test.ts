@@ -6,11 +6,11 @@
  */
 import { decodeJwt } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type RunningServer, startServer } from '../src/adapters/server.js'
-import type { SavedState } from '../src/index.js'
-import { VERSIONS } from './support/harness.js'
-import { CI, token } from './support/oauth.js'
-import { makeTeam, teamHarness, teamOf } from './support/teams.js'
+import { type RunningServer, startServer } from '../../src/adapters/server.js'
+import type { SavedState } from '../../src/index.js'
+import { VERSIONS } from '../support/harness.js'
+import { CI, token } from '../support/oauth.js'
+import { makeTeam, teamHarness, teamOf } from '../support/teams.js'
 
 describe('teams made from a saved state', () => {
   let server: RunningServer

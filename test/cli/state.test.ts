@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { killStarted, runCli, spawnCli } from './support/cli.js'
+import { killStarted, runCli, spawnCli } from '../support/cli.js'
 
 afterEach(killStarted)
 
