@@ -13,8 +13,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { Agent, fetch as fetchWith } from 'undici'
-import { afterAll, beforeAll, beforeEach, describe } from 'vitest'
-import { getCurrentSuite } from 'vitest/suite'
+import { TestRunner, afterAll, beforeAll, beforeEach, describe } from 'vitest'
 import { setupEmulatorServer, unhandled } from '../../src/adapters/msw.js'
 import { startServer, type RunningServer } from '../../src/adapters/server.js'
 import { createEmulator, type Emulator, type EmulatorOptions, type InProcessEmulator } from '../../src/index.js'
@@ -168,7 +167,7 @@ function optionsKey(options: EmulatorOptions): string {
 
 function sharedServed(kind: TransportKind, options: EmulatorOptions): () => Promise<Served> {
   // The runner's collector of a file's top level is one object for every file: the file tells them apart.
-  const scope = getCurrentSuite()
+  const scope = TestRunner.getCurrentSuite()
   const inFile = SHARED.get(scope.file) ?? new WeakMap<object, Map<string, Promise<Served>>>()
   SHARED.set(scope.file, inFile)
   let served = inFile.get(scope)
