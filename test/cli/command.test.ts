@@ -1,6 +1,10 @@
 /**
  * The `svc-mock` command, run as a user runs it: the built bin in a child process.
  * (`npm test` builds first.) `svc-mock exec` and the process trees of npx: exec.test.ts.
+ * The answers that end before anything serves (the usage of each command, the catalogue, every
+ * bad flag, variable, fixture and scenario file) run through the command's `main()` in this
+ * process (`runMain`), which is what the bin runs; the bin itself answers the usage, the version,
+ * a bad flag, a bad variable and a JSON error once each here, and serves in every test below.
  */
 import type { ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
@@ -12,7 +16,7 @@ import { fileURLToPath } from 'node:url'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { VERSION } from '../../src/version.js'
 import { ALICE_KEY, APP_KEY, VERSIONS } from '../support/harness.js'
-import { killStarted, runCli, spawnCli } from '../support/cli.js'
+import { killStarted, runCli, runMain, spawnCli } from '../support/cli.js'
 
 
 beforeAll(() => {
@@ -91,7 +95,7 @@ describe('svc-mock --help and --version', () => {
   })
 
   it('names the docs', async () => {
-    const { stdout } = await runCli(['--help'])
+    const { stdout } = await runMain(['--help'])
     expect(stdout).toMatch(/Docs: .*README\.md and .*docs\/ \(scenarios\.md, assumptions\.md, openapi\.json\)/)
   })
 
@@ -103,7 +107,7 @@ describe('svc-mock --help and --version', () => {
     [['scenarios', '-h'], 'Lists the failure scenarios'],
     [['help', 'help'], 'svc-mock help [command]'],
   ])('%j prints the usage of that command and the docs', async (args, text) => {
-    const { code, stdout } = await runCli(args)
+    const { code, stdout } = await runMain(args)
     expect(code).toBe(0)
     expect(stdout).toContain(text)
     expect(stdout).toContain('Docs: ')
@@ -140,7 +144,7 @@ describe('bad flags exit 2 naming what is wrong', () => {
     [['--teams', 'two'], /--teams must be a whole number from 0 to 1000, got "two"/],
     [['--teams', '3', '--max-teams', '2'], /--teams must be a whole number from 0 to 2, got "3"/],
   ])('%j', async (args, message) => {
-    const { code, stderr } = await runCli([...args, '--port', '0'])
+    const { code, stderr } = await runMain([...args, '--port', '0'])
     expect(code).toBe(2)
     expect(stderr).toMatch(message)
   })
@@ -160,7 +164,7 @@ describe('bad flags exit 2 naming what is wrong', () => {
     [{ SVC_MOCK_SCENARIOS: 'latncy' }, /^svc-mock: SVC_MOCK_SCENARIOS: Unknown scenario "latncy" \(did you mean "latency"\?\)/],
     [{ SVC_MOCK_SCENARIOS: 'latency:ms=soon' }, /^svc-mock: SVC_MOCK_SCENARIOS: Invalid scenario latency at params\.ms: must be a number, got "soon"/],
   ])('an error in an environment variable names the variable: %j', async (env, message) => {
-    const { code, stderr } = await runCli([], env)
+    const { code, stderr } = await runMain([], env)
     expect(code).toBe(2)
     expect(stderr).toMatch(message)
   })
@@ -178,7 +182,7 @@ describe('bad flags exit 2 naming what is wrong', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-mock-cli-'))
     const file = join(dir, 'mine.json')
     writeFileSync(file, JSON.stringify({ users: [{ id: 'carol', name: 'Carol', permissions: [{ action: 'read' }] }] }))
-    const { code, stderr } = await runCli(['--fixtures', file, '--port', '0'])
+    const { code, stderr } = await runMain(['--fixtures', file, '--port', '0'])
     expect(code).toBe(2)
     expect(stderr).toContain(`Invalid fixture ${file} at users[0].permissions[0].resource:`)
   })
@@ -187,7 +191,7 @@ describe('bad flags exit 2 naming what is wrong', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-mock-cli-'))
     const file = join(dir, 'typo.json')
     writeFileSync(file, JSON.stringify({ $schema: '../node_modules/svc-mock/docs/fixtures.schema.json', users: [{ idd: 'dave', name: 'Dave', permissions: [] }] }))
-    const { code, stderr } = await runCli(['--fixtures', file, '--port', '0'])
+    const { code, stderr } = await runMain(['--fixtures', file, '--port', '0'])
     expect(code).toBe(2)
     expect(stderr).toContain(`Invalid fixture ${file} at users[0]: unknown member "idd" (did you mean "id"?)`)
   })
@@ -195,7 +199,7 @@ describe('bad flags exit 2 naming what is wrong', () => {
   it('names the scenario file, field and rule', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-mock-cli-'))
     writeFileSync(join(dir, 'slow-token.json'), JSON.stringify({ name: 'slow-token', description: 'Tokens come late.', rules: [{ route: 'auth.token', delay: 'long' }] }))
-    const { code, stderr } = await runCli(['--scenarios', dir, '--port', '0'])
+    const { code, stderr } = await runMain(['--scenarios', dir, '--port', '0'])
     expect(code).toBe(2)
     expect(stderr).toContain(`Invalid scenario ${join(dir, 'slow-token.json')} at rules[0].delay:`)
   })
@@ -205,7 +209,7 @@ describe('svc-mock refusing a scenario file with a typo', () => {
   it('a rule aimed at a route that does not exist: exit 2, naming the file, the field and the closest route', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-mock-cli-'))
     writeFileSync(join(dir, 'slow-versions.json'), JSON.stringify({ name: 'slow-versions', description: 'Versions come late.', rules: [{ route: 'version.*', delay: 500 }] }))
-    const { code, stderr } = await runCli(['--scenarios', dir, '--port', '0'])
+    const { code, stderr } = await runMain(['--scenarios', dir, '--port', '0'])
     expect(code).toBe(2)
     expect(stderr).toContain(`Invalid scenario ${join(dir, 'slow-versions.json')} at rules[0].route: "version.*" matches no route (did you mean "versions.*"?`)
   })
@@ -213,7 +217,7 @@ describe('svc-mock refusing a scenario file with a typo', () => {
   it('a field of the wrong type: exit 2, saying the type expected', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-mock-cli-'))
     writeFileSync(join(dir, 'slow-token.json'), JSON.stringify({ name: 'slow-token', description: 'Tokens come late.', rules: [{ route: 'auth.token', delay: 'long' }] }))
-    const { code, stderr } = await runCli(['--scenarios', dir, '--port', '0'])
+    const { code, stderr } = await runMain(['--scenarios', dir, '--port', '0'])
     expect(code).toBe(2)
     expect(stderr).toContain('at rules[0].delay: expected a number or {"$param": "<parameter name>"}, received string')
   })
@@ -348,7 +352,7 @@ describe("Node's compile cache", () => {
 
 describe('svc-mock scenarios', () => {
   it('lists the catalogue with descriptions and how to switch one on', async () => {
-    const { code, stdout } = await runCli(['scenarios'])
+    const { code, stdout } = await runMain(['scenarios'])
     expect(code).toBe(0)
     expect(stdout).toMatch(/^latency:ms=1500\n {4}The platform is slow/m)
     expect(stdout).toContain('versions-not-found')
