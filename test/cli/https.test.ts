@@ -4,6 +4,8 @@
  * certificate of your own with `--tls-cert`/`--tls-key` and exit 2 for a bad one, a CA of an
  * older svc-mock replaced, a public URL the CA cannot vouch for refused, and `svc-mock exec
  * --https` giving its command one trust bundle that keeps what the environment trusted before.
+ * The help and the refusals, which end before anything serves, run the command's `main()` in this
+ * process (`runMain`); test/cli/command.test.ts checks the bin answers such errors alike.
  */
 import type { ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
@@ -12,7 +14,7 @@ import { join } from 'node:path'
 import { Agent, fetch as fetchWith } from 'undici'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { makeAuthority, makeServerCertificate } from '../../src/tls/certificates.js'
-import { killStarted, runCli, spawnCli } from '../support/cli.js'
+import { killStarted, runCli, runMain, spawnCli } from '../support/cli.js'
 import { writeUnconstrainedCa } from '../support/old-ca.js'
 
 const scratch = mkdtempSync(join(tmpdir(), 'svc-mock-cli-https-'))
@@ -63,12 +65,12 @@ describe('svc-mock ca', () => {
   })
 
   it('is in the help, with --https, --tls-cert and --tls-key and their variables', async () => {
-    const help = (await runCli(['--help'])).stdout
+    const help = (await runMain(['--help'])).stdout
     expect(help).toContain('svc-mock ca ')
     expect(help).toMatch(/--https [^\n]*(\n {24,}[^\n]*)*\[SVC_MOCK_HTTPS=true\]/)
     expect(help).toMatch(/--tls-cert FILE .*\[SVC_MOCK_TLS_CERT\]/)
     expect(help).toMatch(/--tls-key FILE .*\[SVC_MOCK_TLS_KEY\]/)
-    expect((await runCli(['help', 'ca'])).stdout).toContain('REQUESTS_CA_BUNDLE=$(npx svc-mock ca)')
+    expect((await runMain(['help', 'ca'])).stdout).toContain('REQUESTS_CA_BUNDLE=$(npx svc-mock ca)')
   })
 })
 
@@ -137,15 +139,15 @@ describe('a local CA made by an older svc-mock, without name constraints', () =>
 
 describe('--https with a name the local CA cannot vouch for', () => {
   it('exits 2 naming --public-url (or its variable, or --host) and saying to use --tls-cert/--tls-key', async () => {
-    const flag = await runCli(['--https', '--public-url', 'https://svc-mock.example.com:8443'])
+    const flag = await runMain(['--https', '--public-url', 'https://svc-mock.example.com:8443'])
     expect(flag.code).toBe(2)
     expect(flag.stderr).toContain(
       "--public-url names svc-mock.example.com, which svc-mock's local CA cannot vouch for (localhost, *.localhost, *.test, *.internal, 127.0.0.0/8 and ::1 only): serve a certificate of your own for it with --tls-cert FILE (or SVC_MOCK_TLS_CERT) and --tls-key FILE (or SVC_MOCK_TLS_KEY)",
     )
-    const variable = await runCli(['--https'], { SVC_MOCK_PUBLIC_URL: 'https://svc-mock.example.com' })
+    const variable = await runMain(['--https'], { SVC_MOCK_PUBLIC_URL: 'https://svc-mock.example.com' })
     expect(variable.code).toBe(2)
     expect(variable.stderr).toContain("SVC_MOCK_PUBLIC_URL names svc-mock.example.com, which svc-mock's local CA cannot vouch for")
-    const host = await runCli(['--https', '--host', '192.0.2.7'])
+    const host = await runMain(['--https', '--host', '192.0.2.7'])
     expect(host.code).toBe(2)
     expect(host.stderr).toContain("--host names 192.0.2.7, which svc-mock's local CA cannot vouch for")
   })
@@ -174,23 +176,23 @@ describe('a certificate of your own', () => {
 
   it('exits 2 naming the flag or variable: a missing file, a certificate without its key, a key that is not the certificate\'s, a bad SVC_MOCK_HTTPS', async () => {
     const own = await pair()
-    const missing = await runCli(['--tls-cert', join(scratch, 'nope.pem'), '--tls-key', own.key])
+    const missing = await runMain(['--tls-cert', join(scratch, 'nope.pem'), '--tls-key', own.key])
     expect(missing.code).toBe(2)
     expect(missing.stderr).toContain(`--tls-cert ${join(scratch, 'nope.pem')} cannot be read (no such file)`)
-    const alone = await runCli(['--tls-cert', own.cert])
+    const alone = await runMain(['--tls-cert', own.cert])
     expect(alone.code).toBe(2)
     expect(alone.stderr).toContain(`--tls-cert ${own.cert} needs --tls-key FILE (or SVC_MOCK_TLS_KEY) too (the certificate's private key)`)
-    const fromEnv = await runCli([], { SVC_MOCK_TLS_KEY: own.key })
+    const fromEnv = await runMain([], { SVC_MOCK_TLS_KEY: own.key })
     expect(fromEnv.code).toBe(2)
     expect(fromEnv.stderr).toContain(`SVC_MOCK_TLS_KEY=${own.key} needs --tls-cert FILE (or SVC_MOCK_TLS_CERT) too (the certificate that goes with the key)`)
     const other = await pair()
-    const wrongKey = await runCli(['--tls-cert', own.cert, '--tls-key', other.key])
+    const wrongKey = await runMain(['--tls-cert', own.cert, '--tls-key', other.key])
     expect(wrongKey.code).toBe(2)
     expect(wrongKey.stderr).toContain(`--tls-key ${other.key} is not the private key of the certificate in --tls-cert ${own.cert}`)
-    const notPem = await runCli(['--tls-cert', own.key, '--tls-key', own.key])
+    const notPem = await runMain(['--tls-cert', own.key, '--tls-key', own.key])
     expect(notPem.code).toBe(2)
     expect(notPem.stderr).toContain(`--tls-cert ${own.key} is not a PEM certificate`)
-    const badVariable = await runCli([], { SVC_MOCK_HTTPS: 'yes' })
+    const badVariable = await runMain([], { SVC_MOCK_HTTPS: 'yes' })
     expect(badVariable.code).toBe(2)
     expect(badVariable.stderr).toContain('SVC_MOCK_HTTPS must be true or false, got "yes"')
   })

@@ -2,7 +2,8 @@
  * The command's flags for your routes and your team, run as a user runs them (the built bin in a
  * child process; `npm test` builds first): `--routes PATH` (repeatable, `SVC_MOCK_ROUTES`), a bad
  * route file exits 2 naming the file, the route and the field; `--proxy URL --record DIR` then
- * `--routes DIR` is the recording walk-through of docs/routes.md, end to end.
+ * `--routes DIR` is the recording walk-through of docs/routes.md, end to end. The help and the
+ * refusals, which end before anything serves, run the command's `main()` in this process (`runMain`).
  */
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
@@ -10,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
-import { killStarted, runCli, spawnCli } from '../support/cli.js'
+import { killStarted, runMain, spawnCli } from '../support/cli.js'
 
 const EXAMPLES = fileURLToPath(new URL('../../docs/examples/', import.meta.url))
 const APP_KEY = { authorization: 'AppKey svcmock-app-key' }
@@ -61,16 +62,16 @@ describe('--routes', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-mock-routes-'))
     const file = join(dir, 'pools.json')
     writeFileSync(file, JSON.stringify({ routes: [{ id: 'ok', method: 'GET', path: '/ok' }, { id: 'pools.list', method: 'GET', path: '/integration/api/pools', respons: { body: [] } }] }))
-    const bad = await runCli(['--routes', dir, '--port', '0'])
+    const bad = await runMain(['--routes', dir, '--port', '0'])
     expect(bad.code).toBe(2)
     expect(bad.stdout).toBe('')
     expect(bad.stderr).toContain(`Invalid routes file ${file}, routes[1] (id "pools.list"), field respons: unknown field "respons" (did you mean "response"?)`)
-    const fromVariable = await runCli(['--port', '0'], { SVC_MOCK_ROUTES: join(dir, 'missing.json') })
+    const fromVariable = await runMain(['--port', '0'], { SVC_MOCK_ROUTES: join(dir, 'missing.json') })
     expect(fromVariable.code).toBe(2)
     expect(fromVariable.stderr).toContain('Invalid routes file')
     expect(fromVariable.stderr).toContain('missing.json: does not exist')
     writeFileSync(file, JSON.stringify({ routes: [{ id: 'team', method: 'GET', path: '/api/cloud/team' }] }))
-    const clash = await runCli(['--routes', file, '--port', '0'])
+    const clash = await runMain(['--routes', file, '--port', '0'])
     expect(clash.code).toBe(2)
     expect(clash.stderr).toContain('routes[0] (id "team"), field path: clashes with the built-in route auth.team (GET /api/cloud/team)')
   })
@@ -86,17 +87,17 @@ describe('--routes', () => {
   })
 
   it('is in the help with --proxy, --record and their variables', async () => {
-    const { stdout } = await runCli(['--help'])
+    const { stdout } = await runMain(['--help'])
     for (const text of ['--routes PATH', 'SVC_MOCK_ROUTES', '--proxy URL', 'SVC_MOCK_PROXY', '--record DIR', 'SVC_MOCK_RECORD', '--proxy-timeout MS']) expect(stdout).toContain(text)
   })
 })
 
 describe('--proxy and --record', () => {
   it('exits 2 for --record without --proxy, and for a proxy URL that is not http(s)', async () => {
-    const record = await runCli(['--record', tmpdir(), '--port', '0'])
+    const record = await runMain(['--record', tmpdir(), '--port', '0'])
     expect(record.code).toBe(2)
     expect(record.stderr).toContain('--record records what the proxy forwards: give --proxy URL (or SVC_MOCK_PROXY) too')
-    const proxy = await runCli(['--port', '0'], { SVC_MOCK_PROXY: 'ftp://team.example' })
+    const proxy = await runMain(['--port', '0'], { SVC_MOCK_PROXY: 'ftp://team.example' })
     expect(proxy.code).toBe(2)
     expect(proxy.stderr).toContain('SVC_MOCK_PROXY must use http or https, got "ftp://team.example"')
   })

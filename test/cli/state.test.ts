@@ -1,13 +1,14 @@
 /**
  * Saved states on the command line: `--export-on-exit FILE` writes one when the server stops
  * (SIGTERM, the end of `exec`), atomically; `--import FILE` starts a run from it; a bad file exits
- * 2 naming the file and the member. The built bin in a child process (`npm test` builds first).
+ * 2 naming the file and the member. The built bin in a child process (`npm test` builds first);
+ * the refusals, which end before anything serves, through the command's `main()` in this process.
  */
 import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { killStarted, runCli, spawnCli } from '../support/cli.js'
+import { killStarted, runCli, runMain, spawnCli } from '../support/cli.js'
 
 afterEach(killStarted)
 
@@ -64,23 +65,23 @@ describe('svc-mock and saved states', () => {
     const client = saved.auth.oauthClients.added[0]
     if (client) client.clientId = 'ci-client'
     writeFileSync(file, JSON.stringify(saved))
-    const colliding = await runCli(['--import', file])
+    const colliding = await runMain(['--import', file])
     expect(colliding.code).toBe(2)
     expect(colliding.stderr).toContain(`--import ${file} member auth.oauthClients.added[0].clientId: "ci-client" collides with a record of the fixtures`)
 
     const notJson = join(scratch, 'not-json.json')
     writeFileSync(notJson, '{"svcMockState": 1,')
-    const broken = await runCli(['--import', notJson])
+    const broken = await runMain(['--import', notJson])
     expect(broken.code).toBe(2)
     expect(broken.stderr).toContain(`--import ${notJson} is not JSON`)
 
-    const missing = await runCli(['--import', join(scratch, 'nothing-here.json')])
+    const missing = await runMain(['--import', join(scratch, 'nothing-here.json')])
     expect(missing.code).toBe(2)
     expect(missing.stderr).toContain('nothing-here.json cannot be read (no such file)')
   })
 
   it('refuses --export-on-exit into a folder that does not exist at start (exit 2), before any state could be lost', async () => {
-    const { code, stderr } = await runCli(['--port', '0', '--export-on-exit', join(scratch, 'no-such-folder', 'state.json')])
+    const { code, stderr } = await runMain(['--port', '0', '--export-on-exit', join(scratch, 'no-such-folder', 'state.json')])
     expect(code).toBe(2)
     expect(stderr).toContain('--export-on-exit')
     expect(stderr).toContain('names a file in a folder that does not exist')
