@@ -178,7 +178,10 @@ describe('the examples of the README and docs/', () => {
         if (!/\bit\(/.test(code)) code += "\nimport { it as readmeIt } from 'vitest'\nreadmeIt('runs as written', () => {})\n"
         writeFileSync(join(dir, `${block.file.replace(/\W/g, '-')}-line-${block.line}-${index}.readme.ts`), `// ${where(block)}\n${code}`)
       })
-      writeFileSync(join(dir, 'vitest.config.ts'), "import { defineConfig } from 'vitest/config'\nexport default defineConfig({ test: { include: ['**/*.readme.ts'], testTimeout: 15000 } })\n")
+      // The blocks share one module graph (isolate: false), so svc-mock, msw and vitest load once,
+      // not once per block. Each block closes what it opens, as the docs show users; one that did
+      // not would leak into the blocks run after it, so an example must keep closing what it opens.
+      writeFileSync(join(dir, 'vitest.config.ts'), "import { defineConfig } from 'vitest/config'\nexport default defineConfig({ test: { include: ['**/*.readme.ts'], testTimeout: 15000, isolate: false } })\n")
       const result = await run(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', join(dir, 'vitest.config.ts'), '--dir', dir], { cwd: ROOT })
       expect(result.code, result.output).toBe(0)
       expect(result.output).toMatch(new RegExp(`Test Files\\s+${ts.length} passed`))
