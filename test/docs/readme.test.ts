@@ -99,11 +99,11 @@ describe('the examples of the README and docs/', () => {
     expect(blocks.filter((b) => b.lang === 'yaml').length).toBeGreaterThanOrEqual(1)
   })
 
-  it('takes a new user from a clone to a running emulator in two commands, and names the command that runs the suite', () => {
+  it('takes a new user from a clone to a running emulator in two commands, and says what npm test runs and what npm run test:all adds', () => {
     const text = readFileSync(join(ROOT, 'README.md'), 'utf8')
     const clone = blocks.filter((b) => b.file === 'README.md' && /clone/i.test(b.section))
     expect(clone.map((b) => commands(b.code))).toEqual([['npm install', 'npx svc-mock']])
-    expect(text).toMatch(/`npm test` runs the whole suite/)
+    expect(text).toMatch(/`npm test` builds svc-mock and runs its [^.]*, and `npm run test:all` adds the fuzz suite's seeded sample/)
   })
 
   it('leaves out only sections that exist and hold examples another test runs', () => {
