@@ -5,10 +5,10 @@
  */
 import { expect, it } from 'vitest'
 import type { ClientState, EmulatorState } from '../../src/index.js'
-import { contract } from '../support/harness.js'
+import { type Harness, contract } from '../support/harness.js'
 import { CI, token } from '../support/oauth.js'
 
-async function client(h: Parameters<Parameters<typeof contract>[1]>[0], id: string): Promise<ClientState> {
+async function client(h: Harness, id: string): Promise<ClientState> {
   const { body } = await h.control<EmulatorState>('GET', '/state')
   const found = body.oauthClients.find((c) => c.clientId === id)
   if (!found) throw new Error(`no client ${id} in the state`)

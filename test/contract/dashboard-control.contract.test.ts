@@ -108,7 +108,7 @@ contract('dashboard control plane: users and state', (h) => {
   })
 }, { clock: 'manual' })
 
-contract('dashboard control plane: live events', (h) => {
+contract('dashboard control plane: live events', { tls: true }, (h) => {
   it('sends the state and the newest journal entries first, as server-sent events that are not journaled', async () => {
     await h.fetch('/hooks/orders?orderId=A-1')
     await h.fetch('/hooks/orders?orderId=A-2')

@@ -8,11 +8,11 @@
 import { expect, it } from 'vitest'
 import type { EmulatorState } from '../../src/index.js'
 import { openEvents } from '../support/events.js'
-import { contract } from '../support/harness.js'
+import { type Harness, contract } from '../support/harness.js'
 import { basic, getCode, token } from '../support/oauth.js'
 import { postJson } from '../support/webhooks.js'
 
-const state = async (h: Parameters<Parameters<typeof contract>[1]>[0]): Promise<EmulatorState> => (await h.control<EmulatorState>('GET', '/state')).body
+const state = async (h: Harness): Promise<EmulatorState> => (await h.control<EmulatorState>('GET', '/state')).body
 const hook = (s: EmulatorState, id: string): EmulatorState['webhooks'][number] | undefined => s.webhooks.find((w) => w.id === id)
 
 contract('dashboard steering, over the control plane', (h) => {

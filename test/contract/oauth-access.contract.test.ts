@@ -21,6 +21,7 @@ const fixtures: InlineFixtures = { signingKeys: [{ alg: 'ES256', kid: PINNED_KID
 
 contract(
   'oauth: access tokens at the API gate',
+  { tls: true, team: true },
   (h) => {
     const call = async (accessToken: string): Promise<{ status: number; body: ErrorBody; headers: Headers }> => {
       const response = await h.fetch(VERSIONS(), { headers: { authorization: `Bearer ${accessToken}` } })
@@ -117,6 +118,7 @@ contract(
 
 contract(
   'oauth: scopes and permissions on the versions operation (versionsScope set)',
+  { tls: true, team: true },
   (h) => {
     const call = async (authorization: string): Promise<Response> => await h.fetch(VERSIONS(), { headers: { authorization } })
 
@@ -152,6 +154,7 @@ contract(
 
 contract(
   'oauth: permissions without a route scope (the default for the versions operation)',
+  { tls: true, team: true },
   (h) => {
     it('any scope will do; a client without the permission gets 403 with the platform body', async () => {
       const limited = await token(h, { grant_type: 'client_credentials' }, { client: LIMITED })

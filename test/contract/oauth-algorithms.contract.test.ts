@@ -13,6 +13,7 @@ import { token } from '../support/oauth.js'
 for (const alg of TOKEN_ALGORITHMS) {
   contract(
     `oauth: ${alg} access tokens`,
+    { tls: true, team: true },
     (h) => {
       it('signs a token that verifies with the published JWKS and opens the API', async () => {
         const answer = await token(h, { grant_type: 'client_credentials' })

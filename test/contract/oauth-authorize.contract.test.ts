@@ -12,6 +12,7 @@ const query = (response: Response): URLSearchParams => new URL(response.headers.
 
 contract(
   'oauth: authorize and redirect URIs',
+  { tls: true, team: true },
   (h) => {
     it('consents at once as the login_hint user (default alice) and redirects 302 with code and state', async () => {
       const response = await authorizeStep(h, base)
@@ -99,6 +100,7 @@ contract(
 
 contract(
   'oauth: authorization codes',
+  { tls: true, team: true },
   (h) => {
     it('a code works once; a second use fails with invalid_grant', async () => {
       const code = await getCode(h)
@@ -178,6 +180,7 @@ contract(
 
 contract(
   'oauth: refresh tokens and consents',
+  { tls: true, team: true },
   (h) => {
     it('rotates the refresh token on every use; the old one then fails with invalid_grant, and revokes the family (RFC 9700)', async () => {
       const first = await exchange(h, await getCode(h))
@@ -229,6 +232,7 @@ contract(
 
 contract(
   'oauth: the consent page',
+  { tls: true, team: true },
   (h) => {
     const formOf = async (response: Response): Promise<{ action: string; fields: Record<string, string> }> => {
       const page = await response.text()
@@ -296,6 +300,7 @@ contract(
 
 contract(
   'oauth: a client that asks for consent on a page',
+  { tls: true, team: true },
   (h) => {
     it('shows the page for that client only', async () => {
       await h.emu.oauth.clients.create({ clientId: 'careful', name: 'Careful app', grantType: 'authorization_code', authMethod: 'client_secret_post', redirectUris: [CALLBACK], consent: 'page' })

@@ -11,6 +11,7 @@ type Client = { clientId: string; clientSecret?: string; name: string; grantType
 
 contract(
   'oauth: clients on the control plane',
+  { tls: true, team: true },
   (h) => {
     const create = (body: unknown): Promise<{ status: number; body: Client & { error?: string; field?: string } }> => h.control('POST', '/oauth-clients', body)
 
@@ -91,6 +92,7 @@ contract(
 
 contract(
   'oauth: the journal holds no secret',
+  { tls: true, team: true },
   (h) => {
     it('redacts client secrets, codes, verifiers, tokens and refresh tokens in requests, answers and redirects', async () => {
       const code = await getCode(h, { code_challenge: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk', code_challenge_method: 'plain' })

@@ -13,6 +13,7 @@ type Json = Record<string, unknown>
 
 contract(
   'oauth: the device grant, consent auto (the default)',
+  { tls: true, team: true },
   (h) => {
     const authorize = (params: Record<string, string> = {}) =>
       token(h, { client_id: 'content-cli', scope: 'studio package-manager', ...params }, { auth: 'none', path: '/oauth2/device_authorization' })
@@ -90,6 +91,7 @@ contract(
 
 contract(
   'oauth: the device grant with the consent page on',
+  { tls: true, team: true },
   (h) => {
     const issue = async (): Promise<Json> => (await token(h, { client_id: 'content-cli', scope: 'studio' }, { auth: 'none', path: '/oauth2/device_authorization' })).body
     const poll = (deviceCode: unknown) => token(h, { grant_type: DEVICE_GRANT, device_code: String(deviceCode), client_id: 'content-cli' }, { auth: 'none' })

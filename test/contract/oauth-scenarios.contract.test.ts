@@ -9,6 +9,7 @@ import { CALLBACK, WEB_APP, authorizeStep, token } from '../support/oauth.js'
 
 contract(
   'oauth: scenarios',
+  { tls: true, team: true },
   (h) => {
     const on = async (name: string, body: unknown = {}): Promise<void> => {
       expect((await h.control('POST', `/scenarios/${name}`, body)).status).toBe(200)

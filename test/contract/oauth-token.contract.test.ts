@@ -32,6 +32,7 @@ const ENCODINGS: Encoding[] = ['urlencoded', 'multipart', 'query']
 
 contract(
   'oauth: token endpoint grants',
+  { tls: true, team: true },
   (h) => {
     for (const encoding of ENCODINGS) {
       it(`client credentials with Client secret basic, parameters ${encoding}`, async () => {
@@ -119,7 +120,7 @@ contract(
   { clock: 'manual' },
 )
 
-contract('oauth: token endpoint errors (RFC 6749 section 5.2)', (h) => {
+contract('oauth: token endpoint errors (RFC 6749 section 5.2)', { tls: true, team: true }, (h) => {
   const expectError = (answer: { status: number; body: Record<string, unknown>; headers: Headers }, status: number, error: string, description?: RegExp): void => {
     expect(answer.status).toBe(status)
     expect(Object.keys(answer.body)).toEqual(['error', 'error_description'])
@@ -214,7 +215,7 @@ contract('oauth: token endpoint errors (RFC 6749 section 5.2)', (h) => {
   })
 })
 
-contract('oauth: a replayed code or refresh token revokes what it issued', (h) => {
+contract('oauth: a replayed code or refresh token revokes what it issued', { tls: true, team: true }, (h) => {
   const api = async (accessToken: unknown): Promise<Response> => await h.fetch(VERSIONS(), { headers: { authorization: `Bearer ${String(accessToken)}` } })
   const refresh = async (refreshToken: unknown) =>
     await token(h, { grant_type: 'refresh_token', refresh_token: String(refreshToken) }, { auth: 'post', client: WEB_APP })
@@ -259,6 +260,7 @@ contract('oauth: a replayed code or refresh token revokes what it issued', (h) =
 
 contract(
   'oauth: secrets in the query string never count (RFC 6749 section 2.3.1)',
+  { tls: true, team: true },
   (h) => {
     /** A token request with some parameters in the query string and the rest in a urlencoded body. */
     const split = async (query: Record<string, string>, body: Record<string, string>, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> => {

@@ -47,6 +47,7 @@ function bodyReader(response: Response): ReadableStreamDefaultReader<Uint8Array>
 
 contract(
   'proxy safety: the upstream URL is a prefix, and the proxy streams while it records',
+  { tls: true },
   (h: Harness) => {
     beforeEach(async () => {
       await h.emu.userRoutes.recorded()

@@ -2,7 +2,7 @@
  * Every scenario of the catalogue, on both transports, through each activation that a socket
  * client also has: for the run (control plane), for one request (x-svc-mock-scenario), and at
  * start-up (options). Each is compared with the normal answer of the same requests. (The per-test
- * activation, in-process only, is in test/scenario-boundaries.test.ts.)
+ * activation, in-process only, is in test/integration/scenario-boundaries.test.ts.)
  */
 import { describe, expect, it } from 'vitest'
 import { createEmulator } from '../../src/index.js'

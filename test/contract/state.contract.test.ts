@@ -4,10 +4,8 @@
  * read answers as it did when the state was saved, byte for byte, and the operations that follow
  * answer as they did the first time. A document that cannot be loaded is refused whole.
  */
-import { request as httpRequest } from 'node:http'
 import { expect, it } from 'vitest'
 import type { SavedState } from '../../src/index.js'
-import { SAVED_STATE_BODY_LIMIT } from '../../src/kernel/constants.js'
 import { type Harness, VERSIONS, contract } from '../support/harness.js'
 import { WEB_APP, exchange, getCode, token } from '../support/oauth.js'
 import { buildState, readAll } from '../support/state.js'
@@ -132,26 +130,4 @@ contract(
     })
   },
   { clock: 'manual' },
-)
-
-contract(
-  'saved states: the body limit',
-  (h) => {
-    it(`answers a document over the limit (${SAVED_STATE_BODY_LIMIT} bytes) with 413 from its Content-Length, before reading it`, async () => {
-      const url = new URL('/__svc-mock/state/import', h.origin)
-      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const request = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(SAVED_STATE_BODY_LIMIT + 1) } }, (response) => {
-          let body = ''
-          response.on('data', (chunk: Buffer) => (body += chunk.toString()))
-          response.on('end', () => resolve({ status: response.statusCode ?? 0, body }))
-        })
-        request.on('error', reject)
-        request.write('{')
-      })
-      expect(answer.status).toBe(413)
-      expect(JSON.parse(answer.body)).toMatchObject({ limit: SAVED_STATE_BODY_LIMIT, error: expect.stringContaining('the most POST /__svc-mock/state/import takes') })
-    })
-  },
-  {},
-  ['server'],
 )

@@ -13,7 +13,7 @@ interface TeamJson {
   current: boolean
 }
 
-contract('teams on the control plane', (h) => {
+contract('teams on the control plane', { tls: true }, (h) => {
   const socket = overSocket(h.kind)
 
   it('a server lists its teams, the main one first and current; in-process the list is a 501 that says what to do', async () => {

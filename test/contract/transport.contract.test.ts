@@ -19,7 +19,7 @@ const fixtures: InlineFixtures = {
   apiKeys: [{ id: 'no-rights', kind: 'app', key: 'svcmock-app-key-no-rights', permissions: [] }],
 }
 
-contract('transport behaviour', (h) => {
+contract('transport behaviour', { tls: true }, (h) => {
   it('answers a platform path it does not emulate with 404 "Not emulated", naming the closest emulated platform route', async () => {
     const response = await h.fetch('/acme-collection/acme-tenant/_api/rest/facets/processes/views/default/elements/x/version')
     expect(response.status).toBe(404)
@@ -99,6 +99,7 @@ contract('transport behaviour', (h) => {
 
 contract(
   'transport: request text in response headers, percent-encoded',
+  { tls: true },
   (h) => {
     it('a storage id in another script, refused for lack of permission: 403 with the reason percent-encoded', async () => {
       for (const storage of ['€/x', '日本/tenant', 'a\u0000b/c']) {

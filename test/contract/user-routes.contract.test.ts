@@ -14,7 +14,7 @@ import { CI, LIMITED, exchange, getCode, token } from '../support/oauth.js'
 
 const MALFORMED = 'Invalid "Authorization" header format. Should start either with "Bearer " or "AppKey " (case insensitive).'
 const ACCESS_DENIED = { title: 'Access Denied.', status: 403, detail: 'Access is denied', errorCode: 'ADMIN_ACCESS_ERROR' }
-const FILES = fileURLToPath(new URL('../fixtures/routes/files/reports.json', import.meta.url))
+const FILES = fileURLToPath(new URL('../support/fixtures/routes/files/reports.json', import.meta.url))
 
 const ROUTES: RoutesDocumentInput = {
   routes: [

@@ -25,7 +25,7 @@ type Element = {
 type VersionList = { count: number; elements: Element[] }
 type ErrorBody = { data: Array<{ error: string }>; message: string; output: string; type: string }
 
-contract('versions: listing', (h) => {
+contract('versions: listing', { team: true }, (h) => {
   const list = async (query = '', elementId = SEED_ELEMENT): Promise<{ status: number; body: VersionList; response: Response }> => {
     const response = await h.fetch(`${VERSIONS(elementId)}${query}`, { headers: APP_KEY })
     return { status: response.status, body: (await response.json()) as VersionList, response }
@@ -150,7 +150,7 @@ contract('versions: listing', (h) => {
   })
 })
 
-contract('versions: $resources, $select and $expandRelated', (h) => {
+contract('versions: $resources, $select and $expandRelated', { team: true }, (h) => {
   const get = async (query: string): Promise<{ status: number; body: VersionList & ErrorBody }> => {
     const response = await h.fetch(`${VERSIONS()}${query}`, { headers: APP_KEY })
     return { status: response.status, body: (await response.json()) as VersionList & ErrorBody }
@@ -244,7 +244,7 @@ contract('versions: $resources, $select and $expandRelated', (h) => {
   })
 })
 
-contract('versions: $filter', (h) => {
+contract('versions: $filter', { team: true }, (h) => {
   const states = async (filter: string): Promise<{ status: number; states: string[]; body: ErrorBody }> => {
     const response = await h.fetch(`${VERSIONS()}?$filter=${encodeURIComponent(filter)}`, { headers: APP_KEY })
     const body = (await response.json()) as VersionList & ErrorBody
@@ -295,7 +295,7 @@ contract('versions: $filter', (h) => {
   )
 })
 
-contract('versions: paging, api-version and lookups', (h) => {
+contract('versions: paging, api-version and lookups', { team: true }, (h) => {
   const get = async (path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: VersionList & ErrorBody }> => {
     const response = await h.fetch(path, { headers: { ...APP_KEY, ...headers } })
     return { status: response.status, body: (await response.json()) as VersionList & ErrorBody }
@@ -394,6 +394,7 @@ contract('versions: paging, api-version and lookups', (h) => {
 
 contract(
   'versions: versionListKey "values"',
+  { team: true },
   (h) => {
     it('names the list "values" when the option asks for it', async () => {
       const body = (await (await h.fetch(VERSIONS(), { headers: APP_KEY })).json()) as { count: number; values: Element[] }
@@ -406,6 +407,7 @@ contract(
 
 contract(
   'versions: versionListKey "both"',
+  { team: true },
   (h) => {
     it('carries the list under both names', async () => {
       const body = (await (await h.fetch(VERSIONS(), { headers: APP_KEY })).json()) as { count: number; values: Element[]; elements: Element[] }

@@ -12,6 +12,7 @@ type View = { id: string; url: string; name: string; queue: { length: number; ca
 
 contract(
   'webhooks: queue and activation',
+  { team: true },
   (h) => {
     it('an inactive flow queues valid calls with 200 Accepted; at capacity the next gets 400 Queue is full.', async () => {
       for (const n of [1, 2, 3]) {
@@ -127,6 +128,7 @@ contract(
 
 contract(
   'webhooks: webhook-response steps, failures and the 40 s timeout',
+  { team: true },
   (h) => {
     const withResponse = async (flow: Record<string, unknown>): Promise<string> => {
       const created = await h.control<View>('POST', '/webhooks', { name: 'reply', flow })
@@ -242,7 +244,7 @@ contract(
   { clock: 'manual' },
 )
 
-contract('webhooks: secured for public use', (h) => {
+contract('webhooks: secured for public use', { team: true }, (h) => {
   it('accepts an application key and marks the answer x-service-authenticated: true', async () => {
     const answer = await call(h, '/hooks/secured?a=1', { headers: { authorization: 'AppKey svcmock-app-key' } })
     expect([answer.status, answer.text]).toEqual([200, 'Accepted'])
@@ -291,7 +293,7 @@ contract('webhooks: secured for public use', (h) => {
   })
 })
 
-contract('webhooks: the authenticated mark is on the call the flow receives', (h) => {
+contract('webhooks: the authenticated mark is on the call the flow receives', { team: true }, (h) => {
   type HeaderEntry = { name: string; value: string }
   const withHeaders = async (secured: boolean): Promise<string> => {
     const created = await h.control<{ id: string }>('POST', '/webhooks', { name: secured ? 'secured-headers' : 'open-headers', secured, options: { requestHeaders: true } })
@@ -334,7 +336,7 @@ contract('webhooks: the authenticated mark is on the call the flow receives', (h
   })
 })
 
-contract('webhooks: control plane', (h) => {
+contract('webhooks: control plane', { team: true }, (h) => {
   it('creates a webhook (201 {id, url, …}) whose address accepts calls', async () => {
     const { status, body } = await h.control<View>('POST', '/webhooks', { name: 'Invoices', flow: { queueCapacity: 5 } })
     expect(status).toBe(201)

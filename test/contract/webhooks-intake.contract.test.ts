@@ -9,7 +9,7 @@ import { JSON_HEADERS, call, postJson, received, streamOf } from '../support/web
 
 const LIMIT = 5_242_880
 
-contract('webhooks: encodings and the bundle', (h) => {
+contract('webhooks: encodings and the bundle', { team: true }, (h) => {
   it('GET passes the query string to the flow and answers 200 Accepted, text/plain; charset=utf-8', async () => {
     const answer = await call(h, '/hooks/orders?orderId=A-1&amount=12.5')
     expect(answer.status).toBe(200)
@@ -85,7 +85,7 @@ contract('webhooks: encodings and the bundle', (h) => {
   })
 })
 
-contract('webhooks: options', (h) => {
+contract('webhooks: options', { team: true }, (h) => {
   const create = async (options: Record<string, boolean>): Promise<string> => {
     const created = await h.control<{ id: string }>('POST', '/webhooks', { name: 'opts', options })
     expect(created.status).toBe(201)
@@ -168,7 +168,7 @@ contract('webhooks: options', (h) => {
   })
 })
 
-contract('webhooks: validation against the data structure', (h) => {
+contract('webhooks: validation against the data structure', { team: true }, (h) => {
   const post = (body: unknown): ReturnType<typeof postJson> => postJson(h, '/hooks/orders', body)
 
   it.each([
@@ -265,7 +265,7 @@ contract('webhooks: validation against the data structure', (h) => {
   })
 })
 
-contract('webhooks: malformed bodies get 400 with the reason, never 500', (h) => {
+contract('webhooks: malformed bodies get 400 with the reason, never 500', { team: true }, (h) => {
   it.each([
     ['bad JSON', 'application/json', '{"orderId": ', /^The JSON body is not valid JSON: /],
     ['a JSON charset the platform cannot read', 'application/json; charset=klingon', '{}', /^Unsupported charset 'klingon' in Content-Type\.$/],
@@ -304,7 +304,7 @@ contract('webhooks: malformed bodies get 400 with the reason, never 500', (h) =>
   })
 })
 
-contract('webhooks: payload limit of 5,242,880 bytes', (h) => {
+contract('webhooks: payload limit of 5,242,880 bytes', { team: true }, (h) => {
   const json = (size: number): Uint8Array => {
     const bytes = new Uint8Array(size).fill(0x61)
     bytes.set(new TextEncoder().encode('{"orderId":"'), 0)
@@ -366,7 +366,7 @@ contract('webhooks: payload limit of 5,242,880 bytes', (h) => {
   })
 })
 
-contract('webhooks: addresses and preflight', (h) => {
+contract('webhooks: addresses and preflight', { team: true }, (h) => {
   it.each(['GET', 'POST'])('an unknown address answers %s with 410 Webhook not found.', async (method) => {
     const answer = await call(h, '/hooks/no-such-hook', { method, ...(method === 'POST' ? { body: '{}', headers: JSON_HEADERS } : {}) })
     expect(answer.status).toBe(410)

@@ -9,6 +9,7 @@ import { postJson, received } from '../support/webhooks.js'
 
 contract(
   'webhooks: secured, with OAuth access tokens',
+  { team: true },
   (h) => {
     it('accepts a Bearer OAuth access token and marks the answer x-service-authenticated: true', async () => {
       const accessToken = String((await token(h, { grant_type: 'client_credentials' })).body.access_token)

@@ -11,6 +11,7 @@ type View = { queue: { length: number; capacity: number } }
 
 contract(
   'webhooks: scenarios',
+  { team: true },
   (h) => {
     const on = async (name: string, body: Record<string, unknown> = {}): Promise<void> => {
       expect((await h.control('POST', `/scenarios/${name}`, body)).status).toBe(200)
@@ -128,6 +129,7 @@ contract(
 
 contract(
   'webhooks: a scenario on for the whole run',
+  { team: true },
   (h) => {
     it('--scenario webhook-flow-inactive keeps every flow queueing after reset', async () => {
       expect((await call(h, '/hooks/orders?orderId=1')).status).toBe(200)

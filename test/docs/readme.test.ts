@@ -7,7 +7,7 @@
  *   line of its output JSON), then stopped with SIGTERM (exit 0); other `npx svc-mock` commands
  *   must exit 0; `npx svc-mock` runs this checkout's bin;
  * - every TypeScript block as a test file in a child vitest (imports of `svc-mock…` mapped to the
- *   source);
+ *   built package, dist/, which is what a user imports; `npm test` builds first);
  * - the CI workflow's `svc-mock exec` flags (the command after `--` replaced by `true`);
  * - the CI workflow's `svc-mock verify` lines, run in order against the test server, its
  *   `SVC_MOCK_VERIFY_*` variables (the CI's secrets) set to the default fixtures' values.
@@ -99,11 +99,11 @@ describe('the examples of the README and docs/', () => {
     expect(blocks.filter((b) => b.lang === 'yaml').length).toBeGreaterThanOrEqual(1)
   })
 
-  it('takes a new user from a clone to a running emulator in two commands, and names the command that runs the suite', () => {
+  it('takes a new user from a clone to a running emulator in two commands, and says what npm test runs and what npm run test:all adds', () => {
     const text = readFileSync(join(ROOT, 'README.md'), 'utf8')
     const clone = blocks.filter((b) => b.file === 'README.md' && /clone/i.test(b.section))
     expect(clone.map((b) => commands(b.code))).toEqual([['npm install', 'npx svc-mock']])
-    expect(text).toMatch(/`npm test` runs the whole suite/)
+    expect(text).toMatch(/`npm test` builds svc-mock and runs its [^.]*, and `npm run test:all` adds the fuzz suite's seeded sample/)
   })
 
   it('leaves out only sections that exist and hold examples another test runs', () => {
@@ -167,12 +167,9 @@ describe('the examples of the README and docs/', () => {
     const dir = join(ROOT, 'test/docs/.readme-run')
     rmSync(dir, { recursive: true, force: true })
     mkdirSync(dir, { recursive: true })
-    const imports: Record<string, string> = {
-      'svc-mock': 'src/index.ts',
-      'svc-mock/msw': 'src/adapters/msw.ts',
-      'svc-mock/vitest': 'src/adapters/vitest.ts',
-      'svc-mock/server': 'src/adapters/server.ts',
-    }
+    // What package.json exports: `svc-mock/vitest` is ./dist/vitest.js, as in a user's node_modules.
+    const { exports } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, { default?: string }> }
+    const imports = Object.fromEntries(Object.entries(exports).map(([entry, target]) => [entry.replace(/^\./, 'svc-mock'), target.default ?? '']))
     const ts = blocks.filter((b) => b.lang === 'ts')
     try {
       ts.forEach((block, index) => {
@@ -181,7 +178,10 @@ describe('the examples of the README and docs/', () => {
         if (!/\bit\(/.test(code)) code += "\nimport { it as readmeIt } from 'vitest'\nreadmeIt('runs as written', () => {})\n"
         writeFileSync(join(dir, `${block.file.replace(/\W/g, '-')}-line-${block.line}-${index}.readme.ts`), `// ${where(block)}\n${code}`)
       })
-      writeFileSync(join(dir, 'vitest.config.ts'), "import { defineConfig } from 'vitest/config'\nexport default defineConfig({ test: { include: ['**/*.readme.ts'], testTimeout: 15000 } })\n")
+      // The blocks share one module graph (isolate: false), so svc-mock, msw and vitest load once,
+      // not once per block. Each block closes what it opens, as the docs show users; one that did
+      // not would leak into the blocks run after it, so an example must keep closing what it opens.
+      writeFileSync(join(dir, 'vitest.config.ts'), "import { defineConfig } from 'vitest/config'\nexport default defineConfig({ test: { include: ['**/*.readme.ts'], testTimeout: 15000, isolate: false } })\n")
       const result = await run(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', join(dir, 'vitest.config.ts'), '--dir', dir], { cwd: ROOT })
       expect(result.code, result.output).toBe(0)
       expect(result.output).toMatch(new RegExp(`Test Files\\s+${ts.length} passed`))

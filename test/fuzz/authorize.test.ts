@@ -29,7 +29,7 @@ import {
   snapshot,
   timeoutFor,
 } from '../support/fuzz.js'
-import { type Harness, WITHOUT_TLS, contract } from '../support/harness.js'
+import { type Harness, contract } from '../support/harness.js'
 
 const REGISTERED = ['http://127.0.0.1/callback', 'http://localhost/callback']
 const PAGE_CLIENT = 'fuzz-page-app'
@@ -156,5 +156,4 @@ contract(
     })
   },
   { clock: 'manual' },
-  WITHOUT_TLS,
 )

@@ -37,7 +37,7 @@ import {
   snapshot,
   timeoutFor,
 } from '../support/fuzz.js'
-import { type Harness, SEED_ELEMENT, type TransportKind, WITHOUT_TLS, contract } from '../support/harness.js'
+import { type Harness, SEED_ELEMENT, type TransportKind, contract } from '../support/harness.js'
 
 const MAX_DATE_MS = 8.64e15
 const SEED_VERSION = 'c1b9a3e2-5d4f-4a6b-8c7d-9e0f1a2b3c4d'
@@ -551,5 +551,4 @@ contract(
     })
   },
   { clock: 'manual' },
-  WITHOUT_TLS,
 )

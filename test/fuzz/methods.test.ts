@@ -27,7 +27,7 @@ import {
   snapshot,
   timeoutFor,
 } from '../support/fuzz.js'
-import { VERSIONS, type TransportKind, WITHOUT_TLS, contract } from '../support/harness.js'
+import { VERSIONS, type TransportKind, contract } from '../support/harness.js'
 
 const PATHS: Array<{ path: string; methods: string[] }> = [
   { path: '/oauth2/token', methods: ['POST'] },
@@ -114,5 +114,4 @@ contract(
     })
   },
   { clock: 'manual' },
-  WITHOUT_TLS,
 )

@@ -20,7 +20,7 @@ import fc from 'fast-check'
 import { afterAll, it } from 'vitest'
 import { createEmulator } from '../../src/index.js'
 import { OracleFailure, type Wire, describeWire, fresh, fuzz, runs, send, timeoutFor } from '../support/fuzz.js'
-import { APP_KEY, WITHOUT_TLS, contract } from '../support/harness.js'
+import { APP_KEY, contract } from '../support/harness.js'
 import { folderText, routeFiles, startForeign, startTeam } from '../support/upstream.js'
 
 /** Every secret the inputs hold has this mark, so a scan finds any that got through. */
@@ -197,5 +197,4 @@ contract(
     })
   },
   { clock: 'manual', proxy: team.url, record: RECORDED },
-  WITHOUT_TLS,
 )

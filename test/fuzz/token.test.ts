@@ -36,7 +36,7 @@ import {
   timeoutFor,
 } from '../support/fuzz.js'
 import type { Harness } from '../support/harness.js'
-import { WITHOUT_TLS, contract } from '../support/harness.js'
+import { contract } from '../support/harness.js'
 
 const GRANTS = ['client_credentials', 'authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code', 'password', 'implicit', 'CLIENT_CREDENTIALS', '']
 const CLIENTS: Array<[string, string]> = [
@@ -295,5 +295,4 @@ contract(
     })
   },
   { clock: 'manual' },
-  WITHOUT_TLS,
 )

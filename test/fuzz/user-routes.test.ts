@@ -1,5 +1,5 @@
 /**
- * Fuzz: your routes and resources (issue 26), on every way in. Three surfaces:
+ * Fuzz: your routes and resources (issue 26), on every way in but TLS. Three surfaces:
  *
  * - `POST /__svc-mock/routes` with route documents near the valid ones (ids, methods, path
  *   templates and placeholders from the known and the hostile, statuses past the range, header

@@ -26,7 +26,7 @@ import {
   send,
   timeoutFor,
 } from '../support/fuzz.js'
-import { SEED_ELEMENT, WITHOUT_TLS, contract } from '../support/harness.js'
+import { SEED_ELEMENT, contract } from '../support/harness.js'
 
 const RESOURCES = ['attributes', 'related', 'children', 'content', 'displayNames', 'rootPath']
 const NAMES = ['name', 'version', 'state1', 'isReleased', 'author', 'owner', 'releaseHistory', 'createdBy', 'changedBy', 'relBy', 'validFrom']
@@ -174,5 +174,4 @@ contract(
     })
   },
   { clock: 'manual', tokenAlgorithm: 'ES256', fixtures: FUZZ_SIGNING_FIXTURES },
-  WITHOUT_TLS,
 )

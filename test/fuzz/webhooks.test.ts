@@ -37,7 +37,7 @@ import {
   snapshot,
   timeoutFor,
 } from '../support/fuzz.js'
-import { type Harness, type TransportKind, WITHOUT_TLS, contract } from '../support/harness.js'
+import { type Harness, type TransportKind, contract } from '../support/harness.js'
 
 const DEFAULT_HOOKS = ['orders', 'uploads', 'sync-reply', 'secured', 'paused', 'learning'] as const
 /** Made with every option on, JSON pass-through included: its JSON bodies are never parsed. */
@@ -345,5 +345,4 @@ contract(
     })
   },
   { clock: 'manual' },
-  WITHOUT_TLS,
 )

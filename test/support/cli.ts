@@ -1,10 +1,12 @@
 /**
  * The svc-mock command as the CLI tests run it: `bin/svc-mock.js` in a child process of the test's
  * Node.js, its output collected. Every child is tracked, and `killStarted` (each file's afterEach)
- * ends those still running, so no test leaves a server behind.
+ * ends those still running, so no test leaves a server behind. `runMain` runs the command's
+ * `main()` in the test's process instead, for the many answers that end before anything serves.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { main } from '../../src/cli/index.js'
 
 export const BIN = fileURLToPath(new URL('../../bin/svc-mock.js', import.meta.url))
 
@@ -39,6 +41,19 @@ export function runCli(args: readonly string[], env: Record<string, string | und
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
     child.on('exit', (code) => resolve({ code, stdout, stderr }))
   })
+}
+
+/**
+ * Runs `svc-mock ARGS` through the command's `main()` in this process, with the test's environment
+ * plus `env`: the exit code the bin sets and the lines it writes. Only for arguments that end the
+ * command before it serves (help, the version, a usage or file error): one that serves would
+ * resolve only once the server stops.
+ */
+export async function runMain(args: readonly string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+  let stdout = ''
+  let stderr = ''
+  const code = await main(args, { out: (text) => (stdout += `${text}\n`), err: (text) => (stderr += `${text}\n`), env: { ...process.env, ...env } })
+  return { code, stdout, stderr }
 }
 
 /** Ends every child still running (SIGKILL) and forgets them all. */

@@ -2,7 +2,7 @@
  * The fuzz suite's runner and oracles (issue 12). Every property:
  *
  * - runs a bounded, seeded number of generated inputs: about a hundred per property and transport
- *   in the default `npm test` run (some 2,400 in all), 10,000 per surface with `npm run fuzz`
+ *   in the default run (`npm run test:all`, and CI: some 2,400 in all), 10,000 per surface with `npm run fuzz`
  *   (`FUZZ_RUNS` and `FUZZ_SEED` override the count and the seed);
  * - sends each input through the contract harness (in-process msw and the real node:http server),
  *   or, for what `fetch` cannot send (TRACE, CONNECT, raw header bytes), straight over a socket;
