@@ -14,6 +14,7 @@ import { startServer, type RunningServer } from '../../src/adapters/server.js'
 import { ConfigError } from '../../src/kernel/errors.js'
 import { makeAuthority, makeServerCertificate } from '../../src/tls/certificates.js'
 import { APP_KEY, VERSIONS } from '../support/harness.js'
+import { STALLED_BODY, exchange } from '../support/raw-socket.js'
 
 interface Answer {
   status: number
@@ -88,16 +89,7 @@ describe('svc-mock over HTTPS with the local CA', () => {
   })
 
   it('answers a body that stops coming with 408 and closes the connection; the server keeps serving', async () => {
-    const answer = await new Promise<string>((resolve, reject) => {
-      const socket = tlsConnect({ host: '127.0.0.1', port: running.port, ca, servername: 'localhost' }, () => {
-        socket.write('POST /hooks/orders HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"orderId":')
-      })
-      let received = ''
-      socket.setEncoding('latin1')
-      socket.on('data', (chunk: string) => (received += chunk))
-      socket.on('close', () => resolve(received))
-      socket.on('error', reject)
-    })
+    const answer = await exchange((connected) => tlsConnect({ host: '127.0.0.1', port: running.port, ca, servername: 'localhost' }, connected), STALLED_BODY)
     expect(answer).toMatch(/^HTTP\/1\.1 408 /)
     expect((await get(`${running.url}/__svc-mock/health`, ca)).status).toBe(200)
   })

@@ -17,6 +17,7 @@ import { ScenarioCatalogue } from '../../src/kernel/scenarios/catalogue.js'
 import { ScenarioEngine } from '../../src/kernel/scenarios/engine.js'
 import { Pipeline } from '../../src/kernel/serve.js'
 import { APP_KEY, VERSIONS } from '../support/harness.js'
+import { STALLED_BODY, exchange } from '../support/raw-socket.js'
 
 describe('a route that throws', () => {
   const logged: string[] = []
@@ -73,16 +74,7 @@ describe('a stalled request', () => {
 
   it('a body that stops coming is answered 408 and its connection closed; the server keeps serving', async () => {
     const { connect } = await import('node:net')
-    const answer = await new Promise<string>((resolve, reject) => {
-      const socket = connect(running.port, '127.0.0.1', () => {
-        socket.write('POST /hooks/orders HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"orderId":')
-      })
-      let received = ''
-      socket.setEncoding('latin1')
-      socket.on('data', (chunk: string) => (received += chunk))
-      socket.on('close', () => resolve(received))
-      socket.on('error', reject)
-    })
+    const answer = await exchange((connected) => connect(running.port, '127.0.0.1', connected), STALLED_BODY)
     expect(answer).toMatch(/^HTTP\/1\.1 408 /)
     expect((await fetch(`${running.url}/__svc-mock/health`)).status).toBe(200)
   })

@@ -5,12 +5,11 @@
  * told why it cannot have it.
  */
 import { describe, expect, it } from 'vitest'
-import { Clock } from '../../src/kernel/clock.js'
 import type { Domain, DomainContext, DomainModule } from '../../src/kernel/domain.js'
 import { type KernelApi, type KernelSetup, type KernelState, createKernel } from '../../src/kernel/kernel.js'
-import { createLogger } from '../../src/kernel/logger.js'
 import { json } from '../../src/kernel/reply.js'
 import type { RouteDefinition } from '../../src/kernel/route.js'
+import { kernelSetup } from '../support/kernel.js'
 
 const ORIGIN = 'https://emu.test'
 const request = (path: string): { method: string; url: URL; headers: Headers; body: null } => ({ method: 'GET', url: new URL(path, ORIGIN), headers: new Headers(), body: null })
@@ -28,21 +27,7 @@ const things: DomainModule<'things'> = {
 }
 
 function setup(domains: KernelSetup<object, { base: string }>['domains']): KernelSetup<object, { base: string }> {
-  return {
-    urls: { base: ORIGIN },
-    seed: 1,
-    clock: new Clock({ mode: 'manual' }),
-    logger: createLogger('silent', () => undefined, () => undefined),
-    journalSize: 10,
-    product: { name: 'test', version: '0' },
-    domains,
-    settingsSections: [],
-    options: {},
-    fixtures: [],
-    scenarios: [],
-    routeList: 'GET /routes',
-    document: async () => ({}),
-  }
+  return kernelSetup({ base: ORIGIN }, domains)
 }
 
 describe('createKernel', () => {

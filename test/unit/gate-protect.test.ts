@@ -7,13 +7,12 @@
  */
 import { describe, expect, it } from 'vitest'
 import { type Identity, authDomain } from '../../src/auth/index.js'
-import { Clock } from '../../src/kernel/clock.js'
 import type { Domain, DomainModule } from '../../src/kernel/domain.js'
 import { type Kernel, type KernelState, createKernel } from '../../src/kernel/kernel.js'
-import { createLogger } from '../../src/kernel/logger.js'
 import { type Reply, json } from '../../src/kernel/reply.js'
 import { readRunInputs } from '../../src/run-inputs.js'
 import { SETTINGS_SECTIONS } from '../../src/domains.js'
+import { kernelSetup } from '../support/kernel.js'
 
 const ORIGIN = 'https://emu.test'
 const USER_KEY = 'test-user-key'
@@ -48,21 +47,13 @@ function probe(): Probe {
 
 async function kernelWith(domain: Probe): Promise<Kernel<KernelState, object, { auth: string; base: string }, object>> {
   const staticKeys = readRunInputs({ defaultFixtures: false }).scenarios.filter((s) => s.name === 'static-keys-rejected')
-  return await createKernel({
-    urls: { auth: ORIGIN, base: ORIGIN },
-    seed: 1,
-    clock: new Clock({ mode: 'manual' }),
-    logger: createLogger('silent', () => undefined, () => undefined),
-    journalSize: 10,
-    product: { name: 'test', version: '0' },
-    domains: [authDomain, domain.module],
-    settingsSections: SETTINGS_SECTIONS,
-    options: {},
-    fixtures: [{ file: 'identities', data: { users: [{ id: 'alice', name: 'Alice', permissions: [] }], apiKeys: [{ id: 'alice-key', kind: 'user', key: USER_KEY, userId: 'alice' }] } }],
-    scenarios: staticKeys,
-    routeList: 'GET /routes',
-    document: async () => ({}),
-  })
+  return await createKernel(
+    kernelSetup({ auth: ORIGIN, base: ORIGIN }, [authDomain, domain.module], {
+      settingsSections: SETTINGS_SECTIONS,
+      fixtures: [{ file: 'identities', data: { users: [{ id: 'alice', name: 'Alice', permissions: [] }], apiKeys: [{ id: 'alice-key', kind: 'user', key: USER_KEY, userId: 'alice' }] } }],
+      scenarios: staticKeys,
+    }),
+  )
 }
 
 const get = (kernel: Awaited<ReturnType<typeof kernelWith>>, path: string, headers: Record<string, string> = {}): Promise<Reply> =>

@@ -17,6 +17,7 @@ import type { RouteDefinition } from '../../src/kernel/route.js'
 import { ScenarioCatalogue, scenarioCatalogue } from '../../src/kernel/scenarios/catalogue.js'
 import { ScenarioEngine } from '../../src/kernel/scenarios/engine.js'
 import { Pipeline } from '../../src/kernel/serve.js'
+import { kernelSetup } from '../support/kernel.js'
 
 const ORIGIN = 'https://emu.test'
 const request = (method: string, path: string): { method: string; url: URL; headers: Headers; body: null } => ({ method, url: new URL(path, ORIGIN), headers: new Headers(), body: null })
@@ -138,21 +139,11 @@ describe('a domain whose routes change at run time', () => {
 
   async function kernelWith(domain: ReturnType<typeof growing>): Promise<Kernel<KernelState, object, { base: string }, object>> {
     const control: DomainModule<'control'> = { name: 'control', schemas: { fixtures: [] }, define: () => ({ routes: [route('control.health', 'GET', '/__own/health', { control: true })] }) }
-    return await createKernel({
-      urls: { base: ORIGIN },
-      seed: 1,
-      clock: new Clock({ mode: 'manual' }),
-      logger: createLogger('silent', () => undefined, () => undefined),
-      journalSize: 10,
-      product: { name: 'test', version: '0' },
-      domains: [domain.module, control],
-      settingsSections: [],
-      options: {},
-      fixtures: [],
-      scenarios: [scenarioCatalogue([]).add({ name: 'slow', description: 'Late answers.', rules: [{ route: '*', delay: 10 }] })],
-      routeList: 'GET /routes',
-      document: async () => ({}),
-    })
+    return await createKernel(
+      kernelSetup({ base: ORIGIN }, [domain.module, control], {
+        scenarios: [scenarioCatalogue([]).add({ name: 'slow', description: 'Late answers.', rules: [{ route: '*', delay: 10 }] })],
+      }),
+    )
   }
 
   it('serves a route added after start, lists it, and lets scenarios and journal filters name it', async () => {

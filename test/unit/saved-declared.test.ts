@@ -2,26 +2,11 @@
 import { readFileSync, readdirSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { DOMAINS } from '../../src/domains.js'
-import { Clock } from '../../src/kernel/clock.js'
 import type { DomainModule } from '../../src/kernel/domain.js'
-import { createKernel } from '../../src/kernel/kernel.js'
-import { createLogger } from '../../src/kernel/logger.js'
+import { type KernelSetup, createKernel } from '../../src/kernel/kernel.js'
+import { kernelSetup } from '../support/kernel.js'
 
-const setup = (domain: DomainModule) => ({
-  urls: { base: 'https://x.test' },
-  seed: 1,
-  clock: new Clock({ mode: 'manual' }),
-  logger: createLogger('silent', () => undefined, () => undefined),
-  journalSize: 10,
-  product: { name: 'test', version: '0' },
-  domains: [domain],
-  settingsSections: [],
-  options: {},
-  fixtures: [],
-  scenarios: [],
-  routeList: 'GET /routes',
-  document: async () => ({}),
-})
+const setup = (domain: DomainModule): KernelSetup<object, { base: string }> => kernelSetup({ base: 'https://x.test' }, [domain])
 
 describe('a domain that keeps state', () => {
   it('fails at once when it declares no part of a saved state (it has a reset, and no saved)', async () => {
