@@ -23,16 +23,20 @@ function runFresh(script: string): unknown {
   return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', cwd: root, stdio: ['ignore', 'pipe', 'pipe'] }))
 }
 
+/** A resolve hook (it runs on the loader's thread) that appends every module the process resolves to `log`. */
+function resolveLogger(log: string): string {
+  return `import { appendFileSync } from 'node:fs'
+    export async function resolve(specifier, context, next) {
+      const resolved = await next(specifier, context)
+      appendFileSync(${JSON.stringify(log)}, resolved.url + String.fromCharCode(10))
+      return resolved
+    }`
+}
+
 describe('the package entry points', () => {
   it("serve through msw without loading msw's GraphQL support (msw 2's main entry loads the graphql package)", () => {
     const log = join(tmp, 'resolved.txt')
-    // A resolve hook (it runs on the loader's thread) appends every module the process loads to a file.
-    const hook = `import { appendFileSync } from 'node:fs'
-      export async function resolve(specifier, context, next) {
-        const resolved = await next(specifier, context)
-        appendFileSync(${JSON.stringify(log)}, resolved.url + String.fromCharCode(10))
-        return resolved
-      }`
+    const hook = resolveLogger(log)
     const result = runFresh(`
       import { register } from 'node:module'
       register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}))
@@ -129,12 +133,7 @@ describe('the package entry points', () => {
 
   it('loads nothing of saved states until one is exported or imported (the reader, the writer and every domain\'s part come with the first)', () => {
     const log = join(tmp, 'resolved-state.txt')
-    const hook = `import { appendFileSync } from 'node:fs'
-      export async function resolve(specifier, context, next) {
-        const resolved = await next(specifier, context)
-        appendFileSync(${JSON.stringify(log)}, resolved.url + String.fromCharCode(10))
-        return resolved
-      }`
+    const hook = resolveLogger(log)
     // The door (kernel/saved.ts: the types and the refusals) is all an emulator loads at start.
     const marks = /^\/\/ src\/(kernel\/saved-state\/|kernel\/saved-store\.ts|(?!kernel\/)[\w-]+\/saved(-bundle)?\.ts)/m
     const savedModules = (): string[] =>
