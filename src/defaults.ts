@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url'
 import { FIXTURE_SECTIONS, SETTINGS_SECTIONS } from './domains.js'
 import { type FixtureDocument, fixtureDocuments, parseDocument } from './kernel/fixtures.js'
 import { packagePath, packageRoot } from './kernel/package-root.js'
-import { type ScenarioCatalogue, type ScenarioDefinition, scenarioCatalogue, scenarioFiles } from './kernel/scenarios/catalogue.js'
+import { type ScenarioDefinition, scenarioCatalogue, scenarioFiles } from './kernel/scenarios/catalogue.js'
 
 export const DEFAULT_FIXTURES_DIR = packagePath('fixtures', 'default')
 export const BUILT_IN_SCENARIOS_DIR = packagePath('scenarios')
@@ -36,11 +36,16 @@ export function defaultFixtureDocuments(): FixtureDocument[] {
   return kept ? kept.map((d) => ({ ...d, file: packagePath(d.file) })) : fixtureDocuments([DEFAULT_FIXTURES_DIR])
 }
 
-/** Adds the built-in scenarios to a catalogue. */
-export function addBuiltInScenarios(catalogue: ScenarioCatalogue): void {
+let builtIn: readonly ScenarioDefinition[] | undefined
+
+/** The built-in scenarios, validated: read on the first call of the process (a run that switches none on reads none). */
+export function builtInScenarios(): readonly ScenarioDefinition[] {
+  if (builtIn) return builtIn
   const kept = fresh(snapshot()?.scenarios)
-  if (kept) catalogue.addValidated(kept.map((d) => ({ ...d, source: packagePath(d.source) })))
-  else catalogue.addDir(BUILT_IN_SCENARIOS_DIR)
+  if (kept) return (builtIn = kept.map((d) => ({ ...d, source: packagePath(d.source) })))
+  const catalogue = scenarioCatalogue(SETTINGS_SECTIONS)
+  catalogue.addDir(BUILT_IN_SCENARIOS_DIR)
+  return (builtIn = catalogue.list())
 }
 
 /** Validates the defaults and writes the snapshot beside the build (`npm run build` does this). */

@@ -6,6 +6,7 @@
  * can make.
  */
 import { CONTROL_PREFIX, controlDomain } from './control/index.js'
+import { builtInScenarios } from './defaults.js'
 import { DOMAINS, type DomainApis, SETTINGS_SECTIONS } from './domains.js'
 import type { EmulatorCore, EmulatorOptions, EmulatorState, EmulatorUrls, ScenarioTargets } from './emulator-api.js'
 import { resolveOptions } from './emulator-options.js'
@@ -36,7 +37,7 @@ export async function buildEmulator(options: EmulatorOptions = {}, host: Emulato
     product: { name: 'svc-mock', version: VERSION },
     domains: [...DOMAINS, controlDomain(host.teams)],
     settingsSections: SETTINGS_SECTIONS,
-    options, settings: options.settings ?? {}, fixtures: run.fixtures, scenarios: run.scenarios, startup: options.scenarios ?? [],
+    options, settings: options.settings ?? {}, fixtures: run.fixtures, scenarios: run.scenarios, scenarioLibrary: builtInScenarios, startup: options.scenarios ?? [],
     routeList: `GET ${urls.base}${CONTROL_PREFIX}/routes`,
     ...(state === undefined ? {} : { state: state as SavedStateDocument }),
     // The generator (and zod's JSON Schema conversion) and the routes' documentation load only when a document is asked for.

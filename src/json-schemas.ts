@@ -13,9 +13,9 @@ import type { DomainSchemas } from './kernel/domain.js'
 import { documentSchema } from './kernel/saved-state/document.js'
 import { convertSchema } from './kernel/docs.js'
 import type { JsonObject, JsonValue } from './kernel/json.js'
-import { ScenarioFileSchema } from './kernel/scenarios/schema.js'
+import { scenarioSchemas } from './kernel/scenarios/schema.js'
 import { settingsSchemaOf } from './kernel/settings.js'
-import { RoutesDocumentSchema } from './user-routes/index.js'
+import { routeSchemas } from './user-routes/index.js'
 
 type JsonSchema = JsonObject
 
@@ -52,7 +52,7 @@ const SCHEMA_HOME = 'https://raw.githubusercontent.com/svc-mock/svc-mock/main/do
 
 export function scenarioJsonSchema(): JsonSchema {
   const defs = new Definitions()
-  const schema = defs.convert(ScenarioFileSchema)
+  const schema = defs.convert(scenarioSchemas().ScenarioFileSchema)
   const properties = schema.properties as Record<string, JsonValue>
   const settings = defs.convert(settingsSchemaOf(SETTINGS_SECTIONS))
   properties.settings = { ...settings, description: 'Settings the scenario changes while it is on; any value may be {"$param": "name"}.' }
@@ -81,7 +81,7 @@ export function fixturesJsonSchema(): JsonSchema {
 
 export function routesJsonSchema(): JsonSchema {
   const defs = new Definitions()
-  const schema = defs.convert(RoutesDocumentSchema)
+  const schema = defs.convert(routeSchemas().RoutesDocumentSchema)
   return { $schema: 'https://json-schema.org/draft/2020-12/schema', ...schema, $id: `${SCHEMA_HOME}routes.schema.json`, title: 'svc-mock route file', ...defs.section() }
 }
 

@@ -1,11 +1,11 @@
 /**
  * What a run reads and checks once: its fixture documents (the defaults, then the user's, each
- * validated) and its scenario catalogue (the built-in scenarios, then the user's folders and
- * definitions, each validated). Every emulator of the run is built from them: the standalone
+ * validated) and its own scenarios (the user's folders and definitions, each validated; the
+ * built-in ones come from defaults.ts when the catalogue is first read). Every emulator of the run is built from them: the standalone
  * server's teams share the run's, so making a team reads no file and validates nothing twice.
  * Beside them, the flags of the run's inputs: fixtures, scenario files, scenarios on at start.
  */
-import { addBuiltInScenarios, defaultFixtureDocuments } from './defaults.js'
+import { defaultFixtureDocuments } from './defaults.js'
 import { FIXTURE_SECTIONS, SETTINGS_SECTIONS } from './domains.js'
 import type { EmulatorOptions, FixtureInput } from './emulator-api.js'
 import { type FixtureDocument, fixtureDocuments, parseDocument } from './kernel/fixtures.js'
@@ -15,7 +15,7 @@ import { type ScenarioDefinition, scenarioCatalogue } from './kernel/scenarios/c
 export interface RunInputs {
   /** Every fixture document, validated, in the order they apply (later records replace earlier ones). */
   readonly fixtures: readonly FixtureDocument[]
-  /** The scenario catalogue's definitions, validated. */
+  /** The run's own scenario definitions, validated (the built-in ones are read when first used: defaults.ts). */
   readonly scenarios: readonly ScenarioDefinition[]
 }
 
@@ -24,7 +24,6 @@ type InputOptions = Pick<EmulatorOptions, 'fixtures' | 'defaultFixtures' | 'scen
 /** Reads and validates the run's fixtures and scenarios; a bad one throws naming its file, path and rule. */
 export function readRunInputs(options: InputOptions): RunInputs {
   const catalogue = scenarioCatalogue(SETTINGS_SECTIONS)
-  addBuiltInScenarios(catalogue)
   for (const dir of options.scenarioDirs ?? []) catalogue.addDir(dir)
   for (const definition of options.scenarioDefinitions ?? []) catalogue.add(definition)
   const defaults = options.defaultFixtures === false ? [] : defaultFixtureDocuments()

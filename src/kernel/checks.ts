@@ -25,3 +25,9 @@ export function aboveZero(option: string, value: number): number {
   if (!Number.isFinite(value) || value <= 0) throw new ConfigError(option, 'must be a number above 0', { got: value })
   return value
 }
+
+/** `value`, when it is text of at least one character. */
+export function someText(option: string, value: string): string {
+  if (typeof value !== 'string' || value === '') throw new ConfigError(option, 'must be text of at least one character', { got: value })
+  return value
+}

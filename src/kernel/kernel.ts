@@ -56,8 +56,10 @@ export interface KernelSetup<Options extends object, Urls extends Addresses> {
   readonly settings?: SettingsTree
   /** Every fixture document, validated, in order (later records replace earlier ones with the same key). */
   readonly fixtures: readonly FixtureDocument[]
-  /** The scenario catalogue's definitions, validated. */
+  /** The run's own scenario definitions, validated. */
   readonly scenarios: readonly ScenarioDefinition[]
+  /** A library of scenario definitions validated and checked against the routes already, read when a scenario is first looked up (the run's own replace its by name). */
+  readonly scenarioLibrary?: () => readonly ScenarioDefinition[]
   /** The scenarios on for the whole run. */
   readonly startup?: readonly StartupScenario[]
   /** Where a 404 for a path the emulator does not emulate points the caller. */
@@ -90,6 +92,7 @@ export async function createKernel<Options extends object, Urls extends Addresse
 ): Promise<Kernel<State, Targets, Urls, Apis>> {
   const { urls, clock, logger } = setup
   const catalogue = scenarioCatalogue(setup.settingsSections)
+  if (setup.scenarioLibrary) catalogue.setLibrary(setup.scenarioLibrary)
   catalogue.addValidated(setup.scenarios)
   let baseSettings: SettingsTree = {}
   const engine = new ScenarioEngine(catalogue, () => baseSettings)
@@ -139,10 +142,15 @@ export async function createKernel<Options extends object, Urls extends Addresse
   domains = assembly
 
   baseSettings = mergeSettings(assembly.baseSettings, setup.settings ?? {})
-  const problem = parseNaming(settingsSchemaOf(setup.settingsSections), baseSettings)
-  if (!problem.success) {
-    const first = firstProblem(problem.error)
-    throw new ConfigError(`settings${first.path ? `.${first.path}` : ''}`, first.rule)
+  // The domains' base settings are valid as made (each option is checked where it is used); the
+  // tree is checked when the run gives settings of its own.
+  const given: unknown = setup.settings ?? {}
+  if (typeof given !== 'object' || given === null || Object.keys(given).length > 0) {
+    const problem = parseNaming(settingsSchemaOf(setup.settingsSections), baseSettings)
+    if (!problem.success) {
+      const first = firstProblem(problem.error)
+      throw new ConfigError(`settings${first.path ? `.${first.path}` : ''}`, first.rule)
+    }
   }
   redact.add(assembly.secretFields)
   await assembly.load(setup.fixtures)
@@ -174,7 +182,7 @@ export async function createKernel<Options extends object, Urls extends Addresse
   }
   const allRoutes = (): RouteDefinition[] => [...assembly.routes(), ...(assembly.fallback ? [assembly.fallback] : [])]
 
-  // Scenario files may be aimed at every route, a fallback's included.
+  // The run's scenario files may be aimed at every route, a fallback's included.
   catalogue.checkRoutes([...assembly.routes(), ...(assembly.fallback ? [assembly.fallback] : [])])
   const served = route(assembly)
   emulator = kernelObject<State, Targets, Urls, Apis>({

@@ -13,7 +13,7 @@ import type { RequestContext, RouteDoc } from '../kernel/route.js'
 import type { UserRoutesDomainApi } from './api.js'
 import { RouteFileError } from './errors.js'
 import type { ResourceCollection } from './resources-api.js'
-import { RoutesDocumentSchema, type RoutesDocumentInput } from './schema.js'
+import { type RoutesDocumentInput, routeSchemas } from './schema.js'
 import { RecordBodyError, RecordConflictError, RecordNotFoundError } from './wire.js'
 
 export function userRoutesControl({ userRoutes, resources }: UserRoutesDomainApi): ControlPart {
@@ -70,7 +70,7 @@ async function docs(): Promise<Readonly<Record<string, RouteDoc>>> {
     'routes.add': {
       description:
         'Your routes and resources, as a route file holds them (docs/routes.md), served at once and until the next reset. A route of yours with the same id, or a resource with the same name (from a route file too), is replaced until then; a built-in route never. A refused document adds nothing: the 400 names the route, the field and the rule.',
-      ...body(RoutesDocumentSchema.meta({ id: 'RoutesDocument' })),
+      ...body(routeSchemas().RoutesDocumentSchema.meta({ id: 'RoutesDocument' })),
       responses: { '201': json('The routes it added.', z.array(RouteInfo)), ...CHANGE_REFUSALS },
     },
     'resources.list': {

@@ -22,7 +22,7 @@ import { PlaceholderError, type PlaceholderScope, compileJson, compileString } f
 import { itemName, schemaProblem } from './problems.js'
 import { resourceRoutes } from './resource-routes.js'
 import { Resource, idOf, segmentProblem } from './resources.js'
-import { type ResourceDeclaration, type RoutesDocument, RoutesDocumentSchema, type UserRoute } from './schema.js'
+import { type ResourceDeclaration, type RoutesDocument, type UserRoute, routeSchemas } from './schema.js'
 import type { RoutesSource } from './sources.js'
 import { ClashIndex, parseTemplate, placed, templateOf } from './template.js'
 
@@ -65,7 +65,7 @@ export function declare(source: RoutesSource, deps: DeclarationDeps): Declaratio
     throw new RouteFileError(source.name, '', '', 'must be a JSON object: {"routes": [ … ], "resources": [ … ]}')
   }
   if (nestsDeeperThan(data)) throw new RouteFileError(source.name, '', '', NESTING_RULE)
-  const parsed = RoutesDocumentSchema.safeParse(data)
+  const parsed = routeSchemas().RoutesDocumentSchema.safeParse(data)
   if (!parsed.success) throw schemaProblem(source.name, parsed.error, data)
   const document = parsed.data
   const raw = data as Record<string, unknown>

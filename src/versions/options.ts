@@ -3,7 +3,7 @@
  * are, their flags (`--version-list-key`, `--versions-scope`), and their check, once, as they
  * become the domain's base settings (a ConfigError naming the option).
  */
-import { oneOf } from '../kernel/checks.js'
+import { oneOf, someText } from '../kernel/checks.js'
 import type { Flag } from '../kernel/flags.js'
 
 const LIST_KEYS = ['elements', 'values', 'both'] as const
@@ -30,5 +30,5 @@ export const VERSIONS_FLAGS: readonly Flag<VersionsOptions>[] = [
 
 /** The `versions` settings the options set, checked. */
 export function versionsBaseSettings(options: VersionsOptions): Readonly<Record<string, unknown>> {
-  return { listKey: oneOf('versionListKey', options.versionListKey ?? 'elements', LIST_KEYS), requiredScope: options.versionsScope ?? null }
+  return { listKey: oneOf('versionListKey', options.versionListKey ?? 'elements', LIST_KEYS), requiredScope: options.versionsScope == null ? null : someText('versionsScope', options.versionsScope) }
 }

@@ -25,7 +25,7 @@ import { promisify } from 'node:util'
 import { type BrowserContext, type Download, type Locator, type Page, chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningServer, startServer } from '../../src/adapters/server.js'
-import { ScenarioFileSchema } from '../../src/kernel/scenarios/schema.js'
+import { scenarioSchemas } from '../../src/kernel/scenarios/schema.js'
 import { CHROMIUM_ARGS, type FoundBrowser, findChromium, onPath } from '../support/browser.js'
 import { parseHar } from '../support/har.js'
 import { SEED_ELEMENT, VERSIONS } from '../support/harness.js'
@@ -252,7 +252,7 @@ describe.skipIf(found.executablePath === undefined)('the dashboard in a real bro
         const { download, text } = await downloaded(() => page.getByRole('link', { name: 'Save scenario file' }).click())
         expect(download.suggestedFilename()).toBe('qa-session.json')
         const file = JSON.parse(text) as unknown
-        expect(ScenarioFileSchema.safeParse(file).success).toBe(true)
+        expect(scenarioSchemas().ScenarioFileSchema.safeParse(file).success).toBe(true)
         expect(file).toMatchObject({ name: 'qa-session', parts: [{ from: 'webhook-queue-full', aim: { webhook: 'orders' } }, { from: 'token-invalid-client', aim: { client: 'ci-client' }, times: 3 }] })
         expect(await layoutProblems()).toEqual([])
         await page.locator('.on-now').scrollIntoViewIfNeeded()

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createEmulator, type Emulator, type ScenarioFile, type ScenarioListing } from '../../src/index.js'
-import { ScenarioFileSchema } from '../../src/kernel/scenarios/schema.js'
+import { scenarioSchemas } from '../../src/kernel/scenarios/schema.js'
 import { APP_KEY, contract, type Harness, VERSIONS } from '../support/harness.js'
 import { basic, CI, CI_POST } from '../support/oauth.js'
 
@@ -49,7 +49,7 @@ contract(
       expect(response.status).toBe(200)
       expect(response.headers.get('content-disposition')).toBe('attachment; filename="qa-session.json"')
       const file = (await response.json()) as ScenarioFile
-      expect(ScenarioFileSchema.safeParse(file).success).toBe(true)
+      expect(scenarioSchemas().ScenarioFileSchema.safeParse(file).success).toBe(true)
       expect(file).toEqual(h.emu.scenarios.snapshot({ name: 'qa-session' }))
       expect(file.name).toBe('qa-session')
       expect(file.description).toContain('webhook-queue-full (capacity=2; webhook orders); then token-server-error (client ci-client; 3 requests left); then latency (ms=100; route versions.list)')

@@ -121,6 +121,16 @@ describe('options and fixtures are checked at creation', () => {
     await expect(createEmulator({ clock: { mode: 'real', timeScale: 0 } })).rejects.toThrow(/Invalid option clock.timeScale/)
     // @ts-expect-error not a list key: a type error, and refused at run time too
     await expect(createEmulator({ settings: { versions: { listKey: 'items' } } })).rejects.toThrow(/settings\.versions\.listKey/)
+    await expect(createEmulator({ versionsScope: '' })).rejects.toThrow(/Invalid option versionsScope/)
+    // @ts-expect-error not text: refused at run time too, naming the option
+    await expect(createEmulator({ versionsScope: 5 })).rejects.toThrow(/Invalid option versionsScope/)
+  })
+
+  it('makes valid settings from every option that sets one (the tree is checked in full once a run gives settings)', async () => {
+    const options = { tokenAlgorithm: 'ES256', tokenLifetime: 60, consent: 'page', staticKeys: 'rejected', versionListKey: 'both', versionsScope: 'studio' } as const
+    const emu = await createEmulator({ ...options, settings: { webhooks: {} } })
+    const res = await emu.handle(new Request(`${emu.urls.base}${VERSIONS()}`, { headers: { authorization: `AppKey ${APP_KEY}` } }))
+    expect(res.status).toBe(401)
   })
 
   it('names the file, path and rule of a bad fixture (inline documents are numbered)', async () => {

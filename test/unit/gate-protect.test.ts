@@ -10,7 +10,7 @@ import { type Identity, authDomain } from '../../src/auth/index.js'
 import type { Domain, DomainModule } from '../../src/kernel/domain.js'
 import { type Kernel, type KernelState, createKernel } from '../../src/kernel/kernel.js'
 import { type Reply, json } from '../../src/kernel/reply.js'
-import { readRunInputs } from '../../src/run-inputs.js'
+import { builtInScenarios } from '../../src/defaults.js'
 import { SETTINGS_SECTIONS } from '../../src/domains.js'
 import { kernelSetup } from '../support/kernel.js'
 
@@ -46,7 +46,7 @@ function probe(): Probe {
 }
 
 async function kernelWith(domain: Probe): Promise<Kernel<KernelState, object, { auth: string; base: string }, object>> {
-  const staticKeys = readRunInputs({ defaultFixtures: false }).scenarios.filter((s) => s.name === 'static-keys-rejected')
+  const staticKeys = builtInScenarios().filter((s) => s.name === 'static-keys-rejected')
   return await createKernel(
     kernelSetup({ auth: ORIGIN, base: ORIGIN }, [authDomain, domain.module], {
       settingsSections: SETTINGS_SECTIONS,

@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest'
 import { ScenarioError } from '../../src/kernel/errors.js'
 import { ScenarioCatalogue } from '../../src/kernel/scenarios/catalogue.js'
 import { ScenarioEngine } from '../../src/kernel/scenarios/engine.js'
+import { builtInScenarios } from '../../src/defaults.js'
+import { createEmulator } from '../../src/index.js'
 
 const noSettings = (): undefined => undefined
 
@@ -119,5 +121,40 @@ describe('ScenarioEngine.decide', () => {
     expect(engine.decide({ id: 'versions.list' }, 'GET', {}, []).outcome).toBeUndefined()
     engine.announce(last.usedUp)
     expect(events).toEqual(['gone:on', 'gone:off'])
+  })
+})
+
+describe('the scenario library (the built-in scenarios)', () => {
+  const definition = (name: string, description: string, source: string): { name: string; description: string; source: string } => ({ name, description, source })
+
+  it('is read when a scenario is first looked up, and the definitions added directly replace its own', () => {
+    let reads = 0
+    const catalogue = new ScenarioCatalogue(noSettings)
+    catalogue.setLibrary(() => {
+      reads++
+      return [definition('slow', 'library', 'lib'), definition('down', 'library', 'lib')]
+    })
+    catalogue.addValidated([definition('slow', 'mine, before', 'inline')])
+    expect(reads).toBe(0)
+    expect(catalogue.get('slow').description).toBe('mine, before')
+    catalogue.add({ name: 'down', description: 'mine, after' })
+    expect(catalogue.names()).toEqual(['down', 'slow'])
+    expect(catalogue.get('down').description).toBe('mine, after')
+    expect(reads).toBe(1)
+  })
+
+  it('is not checked against the routes with the definitions added directly', () => {
+    const catalogue = new ScenarioCatalogue(noSettings)
+    catalogue.setLibrary(() => [{ name: 'nowhere', description: 'x', source: 'lib', routes: 'no.such.route' }])
+    expect(() => catalogue.checkRoutes([])).not.toThrow()
+    catalogue.add({ name: 'mine', description: 'x', routes: 'no.such.route' })
+    expect(() => catalogue.checkRoutes([])).toThrow(ScenarioError)
+  })
+
+  it("holds built-in scenarios that each aim at routes the emulator serves (given as a run's own, they are checked at creation)", async () => {
+    const builtIn = builtInScenarios()
+    expect(builtIn.length).toBeGreaterThan(10)
+    const emu = await createEmulator({ clock: 'manual', scenarioDefinitions: builtIn.map(({ source: _source, ...definition }) => definition) })
+    expect(emu.scenarios.list().map((s) => s.name)).toEqual(builtIn.map((s) => s.name).sort())
   })
 })

@@ -15,6 +15,7 @@ import { compileJson, compileString, render } from '../../src/user-routes/placeh
 import { looksLikeId, templateOfPath } from '../../src/user-routes/record-names.js'
 import { type ProxiedCallHead, Recorder } from '../../src/user-routes/recorder.js'
 import { ClashIndex, parseTemplate, placed } from '../../src/user-routes/template.js'
+import { FIELDS, routeSchemas } from '../../src/user-routes/schema.js'
 
 describe('path templates', () => {
   it('become route patterns with their parameters', () => {
@@ -134,4 +135,13 @@ describe('the recorder', () => {
 
 it("keeps the control plane's prefix, which no route of yours may use, the control plane's own", () => {
   expect(RESERVED_PREFIX).toBe(CONTROL_PREFIX)
+})
+
+describe('the route document\'s fields', () => {
+  it('are the members its schemas take, for "did you mean" on an unknown one', () => {
+    const { RoutesDocumentSchema, UserRouteSchema, ResourceSchema } = routeSchemas()
+    expect([...FIELDS.document].sort()).toEqual(Object.keys(RoutesDocumentSchema.shape).sort())
+    expect([...FIELDS.route].sort()).toEqual(Object.keys(UserRouteSchema.shape).sort())
+    expect([...FIELDS.resource].sort()).toEqual(Object.keys(ResourceSchema.shape).sort())
+  })
 })

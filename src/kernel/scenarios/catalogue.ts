@@ -11,7 +11,7 @@ import type { RouteDefinition } from '../route.js'
 import { type SettingsSection, isPlainObject, settingsSchemaOf } from '../settings.js'
 import { firstProblem, parseNaming, type ValidationProblem } from '../validation.js'
 import { checkRoutes } from './route-check.js'
-import { type ParamSpec, type ParamValue, type ScenarioFile, ScenarioFileSchema } from './schema.js'
+import { type ParamSpec, type ParamValue, type ScenarioFile, scenarioSchemas } from './schema.js'
 
 export interface ScenarioDefinition extends ScenarioFile {
   /** The file it came from, or `inline`. */
@@ -30,7 +30,10 @@ export function scenarioCatalogue(sections: readonly SettingsSection[]): Scenari
 }
 
 export class ScenarioCatalogue {
-  #byName = new Map<string, ScenarioDefinition>()
+  /** The definitions added directly, which replace a library's by name. */
+  readonly #own = new Map<string, ScenarioDefinition>()
+  #library: readonly ScenarioDefinition[] | (() => readonly ScenarioDefinition[]) = []
+  #all: Map<string, ScenarioDefinition> | undefined
   readonly #checkSettings: SettingsCheck
 
   constructor(checkSettings: SettingsCheck) {
@@ -42,9 +45,32 @@ export class ScenarioCatalogue {
     for (const file of scenarioFiles(dir)) this.addFile(file)
   }
 
-  /** Adds definitions validated already (the built-in scenarios, validated at build). */
+  /** Adds definitions validated already. */
   addValidated(definitions: readonly ScenarioDefinition[]): void {
-    for (const definition of definitions) this.#byName.set(definition.name, definition)
+    for (const definition of definitions) this.#set(definition)
+  }
+
+  /**
+   * A library of definitions validated already (the built-in scenarios, validated at build and
+   * checked against the routes by a test), read when a scenario is first looked up or listed.
+   * Definitions added directly, before or after, replace its own by name; `checkRoutes()` checks those only.
+   */
+  setLibrary(read: () => readonly ScenarioDefinition[]): void {
+    this.#library = read
+    this.#all = undefined
+  }
+
+  #set(definition: ScenarioDefinition): void {
+    this.#own.set(definition.name, definition)
+    this.#all?.set(definition.name, definition)
+  }
+
+  #byName(): Map<string, ScenarioDefinition> {
+    if (this.#all) return this.#all
+    if (typeof this.#library === 'function') this.#library = this.#library()
+    this.#all = new Map(this.#library.map((d) => [d.name, d]))
+    for (const [name, definition] of this.#own) this.#all.set(name, definition)
+    return this.#all
   }
 
   addFile(file: string): ScenarioDefinition {
@@ -62,7 +88,7 @@ export class ScenarioCatalogue {
   add(raw: unknown, source = 'inline'): ScenarioDefinition {
     if (nestsDeeperThan(raw)) throw new ScenarioError(source, '', NESTING_RULE)
     // reportInput: a value of the wrong type is named by its type in the message.
-    const parsed = parseNaming(ScenarioFileSchema, raw, { reportInput: true })
+    const parsed = parseNaming(scenarioSchemas().ScenarioFileSchema, raw, { reportInput: true })
     if (!parsed.success) {
       const problem = firstProblem(parsed.error)
       throw new ScenarioError(source, problem.path, problem.rule)
@@ -83,22 +109,22 @@ export class ScenarioCatalogue {
         }
       }
     }
-    this.#byName.set(definition.name, definition)
+    this.#set(definition)
     return definition
   }
 
   get(name: string): ScenarioDefinition {
-    const found = this.#byName.get(name)
+    const found = this.#byName().get(name)
     if (!found) throw new UnknownScenarioError(name, this.names())
     return found
   }
 
   has(name: string): boolean {
-    return this.#byName.has(name)
+    return this.#byName().has(name)
   }
 
   names(): string[] {
-    return [...this.#byName.keys()].sort()
+    return [...this.#byName().keys()].sort()
   }
 
   list(): ScenarioDefinition[] {
@@ -106,11 +132,12 @@ export class ScenarioCatalogue {
   }
 
   /**
-   * Checks every scenario against the routes served, once they are known: a route selector that
-   * matches no route, or an error no targeted route knows, is refused (route-check.ts).
+   * Checks the scenarios added directly against the routes served, once they are known (a
+   * library's were checked when it was made): a route selector that matches no route, or an error
+   * no targeted route knows, is refused (route-check.ts).
    */
   checkRoutes(routes: readonly RouteDefinition[]): void {
-    for (const definition of this.list()) checkRoutes(definition, definition.source, routes)
+    for (const definition of this.#own.values()) checkRoutes(definition, definition.source, routes)
   }
 
   /** The parameters of an activation: given values checked against the specs, defaults filled in. */
