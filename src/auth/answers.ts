@@ -1,6 +1,6 @@
 /**
  * The shapes of the API-access answers other domains document too (the token, the platform's rate
- * limit): here rather than in docs.ts, which loads only when an OpenAPI document is asked for.
+ * limit), for the documentation only: loaded when an OpenAPI document is asked for.
  */
 import * as z from 'zod'
 
@@ -15,8 +15,5 @@ export const TokenResponseBody = z.object({
 /** The platform's rate limit (scenario `rate-limited`). */
 export const RateLimitBody = z.object({ title: z.literal('Rate limit exceeded'), status: z.literal(429), detail: z.string(), errorCode: z.literal('LIMIT_RATE_EXCEEDED') }).meta({ id: 'RateLimitError' })
 
-export const RATE_LIMIT_HEADERS = {
-  'x-ratelimit-limit': 'Requests allowed in the window.',
-  'x-ratelimit-remaining': 'Requests left in the window.',
-  'x-ratelimit-reset': 'Seconds until the window resets.',
-}
+
+export { RATE_LIMIT_HEADERS } from './rate-limit-headers.js'

@@ -45,7 +45,7 @@ export { ApiAccessError, RateLimitError, type ApiAccessProblem } from './wire.js
 export { OAuthError, AuthorizePageError, AuthorizeRedirectError } from './oauth/wire.js'
 export { storageResource } from './permissions.js'
 export { SCOPES as SCOPE_DESCRIPTIONS } from './oauth/scopes.js'
-export { RATE_LIMIT_HEADERS } from './answers.js'
+export { RATE_LIMIT_HEADERS } from './rate-limit-headers.js'
 export { AUTH_VERIFY_PROBES, type AuthEquivalents, authEquivalents } from './verify-probes.js'
 /** The schema of a permission (route files name the permissions their routes need). */
 export { Permission as PermissionSchema } from './permissions.js'
