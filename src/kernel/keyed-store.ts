@@ -23,7 +23,7 @@ export interface StoreChanges<T> {
 }
 
 export class KeyedStore<S extends z.ZodType<object>> {
-  readonly #schema: S
+  #schema: S | (() => S)
   readonly #key: (record: z.output<S>) => string
   #records = new Map<string, z.output<S>>()
   #baseline = new Map<string, z.output<S>>()
@@ -36,7 +36,8 @@ export class KeyedStore<S extends z.ZodType<object>> {
   /** `#sinceSeed` as it was at the baseline, for `reset()`. */
   #sinceSeedAtBaseline = new Map<string, boolean>()
 
-  constructor(schema: S, key: (record: z.output<S>) => string) {
+  /** `schema`, or a function that makes it: then it is made on the first write that is not a seed. */
+  constructor(schema: S | (() => S), key: (record: z.output<S>) => string) {
     this.#schema = schema
     this.#key = key
   }
@@ -58,6 +59,7 @@ export class KeyedStore<S extends z.ZodType<object>> {
 
   /** Parses the value with the schema and holds it, replacing the record with its key in place. */
   put(value: z.input<S>): z.output<S> {
+    if (typeof this.#schema === 'function') this.#schema = this.#schema()
     const record = this.#schema.parse(value)
     this.#hold(this.#key(record), record)
     return record

@@ -5,7 +5,7 @@
  */
 import { ConflictError, InvalidInputError, NotFoundError } from '../kernel/errors.js'
 import { parseBody } from '../kernel/validation.js'
-import { type ElementInput, NewElement, StorageFixture, type StorageInput, VersionFixture, type VersionInput, type VersionRecord } from './model.js'
+import { type ElementInput, type StorageFixture, type StorageInput, type VersionInput, type VersionRecord, versionSchemas } from './model.js'
 import { toRecord, toRecords, withCurrentHistory } from './records.js'
 import type { ElementFilter, ElementStore } from './store.js'
 import type { ElementSummary } from './summary.js'
@@ -32,7 +32,7 @@ export class ElementAdmin {
   }
 
   async addStorage(input: StorageInput): Promise<StorageFixture> {
-    const storage = parseBody(StorageFixture, input, 'storage')
+    const storage = parseBody(versionSchemas().StorageFixture, input, 'storage')
     if (this.store.storage(storage.collectionId, storage.storageId)) {
       throw new ConflictError(`Storage ${storage.collectionId}/${storage.storageId} exists already.`, 'storageId')
     }
@@ -41,7 +41,7 @@ export class ElementAdmin {
   }
 
   async addElement(input: ElementInput): Promise<ElementSummary> {
-    const parsed = parseBody(NewElement, input, 'element')
+    const parsed = parseBody(versionSchemas().NewElement, input, 'element')
     const element = { ...parsed, id: parsed.id ?? this.#deps.newId() }
     this.#checkPlace(element.storage, element.facet)
     const records = toRecords(element, { baseUrl: this.#deps.baseUrl, newId: this.#deps.newId })
@@ -53,7 +53,7 @@ export class ElementAdmin {
 
   async addVersion(elementId: string, input: VersionInput, where: Where): Promise<ElementSummary> {
     const found = this.#locate(elementId, where)
-    const version = parseBody(VersionFixture, input, 'version')
+    const version = parseBody(versionSchemas().VersionFixture, input, 'version')
     const [collectionId = '', storageId = ''] = found.storage.split('/')
     const existing = this.store.elementVersions(collectionId, storageId, found.facet, found.id) ?? []
     const last = existing[existing.length - 1]

@@ -10,7 +10,7 @@ import { json } from '../kernel/reply.js'
 import type { RequestContext, RouteDoc } from '../kernel/route.js'
 import type { Where } from './admin.js'
 import type { VersionsApi } from './api.js'
-import { NewElement, StorageFixture, VersionFixture } from './model.js'
+import { versionSchemas } from './model.js'
 
 function where(ctx: RequestContext): Where {
   const storage = optionalString(ctx.url, 'storage')
@@ -43,6 +43,7 @@ export function versionsControl({ storages, elements }: VersionsApi): ControlPar
 
 async function docs(): Promise<Readonly<Record<string, RouteDoc>>> {
   const { body, CHANGE_REFUSALS, json, noContent, READ_REFUSALS, refused } = await import('../kernel/control-docs.js')
+  const { NewElement, StorageFixture, VersionFixture } = versionSchemas()
   const ElementSummary = z
     .object({
       storage: z.string(),

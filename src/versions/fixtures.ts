@@ -10,21 +10,30 @@ import type { FixtureSection } from '../kernel/fixtures.js'
 import { VERSIONS_PATH } from './constants.js'
 import type { Generation } from './generate.js'
 import { GeneratedElements } from './generated.js'
-import { ElementFixture, type ElementRef, GenerateFixture, StorageFixture, type VersionRecord, storageKey } from './model.js'
+import { type ElementFixture, type ElementRef, type GenerateFixture, type StorageFixture, type VersionRecord, storageKey, versionSchemas } from './model.js'
 import { toRecords } from './records.js'
 import type { ElementStore } from './store.js'
 
 export const storagesSection: FixtureSection<StorageFixture> = {
   name: 'storages',
-  schema: StorageFixture,
+  get schema() {
+    return versionSchemas().StorageFixture
+  },
   key: (s) => storageKey(s.collectionId, s.storageId),
 }
 export const elementsSection: FixtureSection<ElementFixture> = {
   name: 'elements',
-  schema: ElementFixture,
+  get schema() {
+    return versionSchemas().ElementFixture
+  },
   key: (e) => `${e.storage}/${e.facet}/${e.id.toLowerCase()}`,
 }
-export const generateSection: FixtureSection<GenerateFixture> = { name: 'generate', schema: GenerateFixture }
+export const generateSection: FixtureSection<GenerateFixture> = {
+  name: 'generate',
+  get schema() {
+    return versionSchemas().GenerateFixture
+  },
+}
 
 export interface LoadOptions {
   readonly baseUrl: string

@@ -10,7 +10,7 @@ import * as z from 'zod'
 import { JsonValue } from '../kernel/json.js'
 import type { ImportContext, PreparedPart, SavedPart } from '../kernel/saved.js'
 import { checkStore, saveStore, storePart } from '../kernel/saved-store.js'
-import { StorageFixture, type VersionRecord, elementKey, storageKey } from './model.js'
+import { type VersionRecord, elementKey, storageKey, versionSchemas } from './model.js'
 import { type ElementStore, type StoredElement, keyOf } from './store.js'
 
 const SavedVersion = z.strictObject({
@@ -30,7 +30,7 @@ const SavedElement = z.strictObject({ place: z.number().int().min(0), versions: 
 type SavedElement = z.output<typeof SavedElement>
 
 export const SavedVersions = z.strictObject({
-  storages: storePart(StorageFixture).prefault({}),
+  storages: storePart(versionSchemas().StorageFixture).prefault({}),
   elements: storePart(SavedElement).prefault({}).meta({ description: 'Elements (whole) changed against the fixtures; a changed generated element is among the added.' }),
   generated: z
     .strictObject({ moved: z.array(z.number().int().min(0)).default([]).meta({ description: 'Generated elements (by index) changed or removed: the seed no longer answers for them.' }) })

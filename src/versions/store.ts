@@ -13,7 +13,7 @@ import { KeyedStore, type StoreChanges } from '../kernel/keyed-store.js'
 import type { SeededKeys } from '../kernel/saved-store.js'
 import type { GeneratedElements } from './generated.js'
 import type { GeneratedIdParts } from './generated-ids.js'
-import { type StorageFixture, StorageRecord, VersionRecord, elementKey, storageKey } from './model.js'
+import { type StorageFixture, type StorageRecord, type VersionRecord, elementKey, storageKey, versionSchemas } from './model.js'
 import { type ElementSummary, summarize } from './summary.js'
 
 export interface ElementFilter {
@@ -22,8 +22,9 @@ export interface ElementFilter {
 }
 
 /** An element as the store keeps it: its versions, oldest first, and its place in the element list. */
-const StoredElement = z.object({ versions: z.array(VersionRecord).min(1), place: z.number() })
-export type StoredElement = z.infer<typeof StoredElement>
+const storedElement = (): z.ZodObject<{ versions: z.ZodArray<ReturnType<typeof versionSchemas>['VersionRecord']>; place: z.ZodNumber }> =>
+  z.object({ versions: z.array(versionSchemas().VersionRecord).min(1), place: z.number() })
+export type StoredElement = z.infer<ReturnType<typeof storedElement>>
 
 /** The elements as a saved state holds them: the changes against the fixtures, the generated ones taken out, the next place. */
 export interface SavedElements {
@@ -39,8 +40,8 @@ export function keyOf(element: StoredElement): string {
 }
 
 export class ElementStore {
-  readonly storages = new KeyedStore(StorageRecord, (s) => storageKey(s.collectionId, s.storageId))
-  readonly #elements = new KeyedStore(StoredElement, keyOf)
+  readonly storages = new KeyedStore(() => versionSchemas().StorageRecord, (s) => storageKey(s.collectionId, s.storageId))
+  readonly #elements = new KeyedStore(storedElement, keyOf)
   /** An element id or version id (lower case) -> the keys of the elements holding it, any storage or facet. */
   readonly #byId = new Map<string, string[]>()
   #nextPlace = 0
