@@ -12,8 +12,8 @@ import { json } from '../kernel/reply.js'
 import type { RequestContext, RouteDoc } from '../kernel/route.js'
 import { parseBody } from '../kernel/validation.js'
 import type { AuthApi } from './api.js'
-import { CreateApiKeyBody } from './directory.js'
-import { ClientInfoSchema, CreateClientBody } from './oauth/clients.js'
+import { directorySchemas } from './directory.js'
+import { clientSchemas } from './oauth/clients.js'
 import { Permission } from './permissions.js'
 
 /** The body of `POST …/oauth-tokens`: what the token is for (the answer is what the token endpoint would issue). */
@@ -78,6 +78,8 @@ export function authControl({ apiKeys, oauth, users }: AuthApi): ControlPart {
 async function docs(): Promise<Readonly<Record<string, RouteDoc>>> {
   const { body, CHANGE_REFUSALS, json, noContent, READ_REFUSALS, refused } = await import('../kernel/control-docs.js')
   const { TokenResponseBody } = await import('./answers.js')
+  const { CreateApiKeyBody } = directorySchemas()
+  const { ClientInfoSchema, CreateClientBody } = clientSchemas()
   const OAuthClient = ClientInfoSchema.meta({ id: 'OAuthClient' })
   const ApiKeyView = z.object({ id: z.string(), kind: z.enum(['user', 'app']), userId: z.string().optional(), permissions: z.array(Permission) }).meta({ id: 'ApiKey' })
   const ConsentInfo = z.object({ clientId: z.string(), clientName: z.string(), scopes: z.array(z.string()), grantedAt: z.string() }).meta({ id: 'Consent' })

@@ -14,42 +14,78 @@ import { Permission } from './permissions.js'
 export const USER_ROLES = ['member', 'analyst', 'admin'] as const
 export type UserRole = (typeof USER_ROLES)[number]
 
-export const User = z.strictObject({
-  /** Login name, used as `login_hint` and as the `sub` of code-grant tokens. */
-  id: z.string().regex(/^[A-Za-z0-9._@-]+$/, 'must be letters, digits, ".", "_", "@" or "-"'),
-  name: z.string().min(1),
-  email: z.string().email().optional(),
-  /** Id of the user's element in the `users` facet, which element relations point at. */
-  elementId: z.string().optional(),
-  permissions: z.array(Permission).default([]),
-  /** The user's role on the team (`GET /api/cloud`); default member. */
-  role: z.enum(USER_ROLES).optional(),
-})
-export type User = z.infer<typeof User>
-export type UserInput = z.input<typeof User>
+/**
+ * The schemas of users and static keys (fixtures, inputs, stored records), made on the first call:
+ * the default fixtures come validated from the build, and a key is looked up, never parsed.
+ */
+export function directorySchemas(): DirectorySchemas {
+  return (made ??= makeSchemas())
+}
 
-export const ApiKey = z
-  .strictObject({
-    /** A name for the key (shown in the journal instead of the key itself). */
-    id: z.string().min(1),
-    kind: z.enum(['user', 'app']),
-    /** The secret value sent in the Authorization header. */
-    key: z.string().min(8, 'must be at least 8 characters'),
-    /** For a user API key: the user it acts as (it has that user's permissions). */
-    userId: z.string().optional(),
-    /** For an application key: its own permissions. */
+let made: DirectorySchemas | undefined
+type DirectorySchemas = ReturnType<typeof makeSchemas>
+
+function makeSchemas() {
+  const User = z.strictObject({
+    /** Login name, used as `login_hint` and as the `sub` of code-grant tokens. */
+    id: z.string().regex(/^[A-Za-z0-9._@-]+$/, 'must be letters, digits, ".", "_", "@" or "-"'),
+    name: z.string().min(1),
+    email: z.string().email().optional(),
+    /** Id of the user's element in the `users` facet, which element relations point at. */
+    elementId: z.string().optional(),
     permissions: z.array(Permission).default([]),
+    /** The user's role on the team (`GET /api/cloud`); default member. */
+    role: z.enum(USER_ROLES).optional(),
   })
-  .refine((k) => k.kind !== 'user' || k.userId !== undefined, { message: 'a user API key needs "userId"', path: ['userId'] })
-export type ApiKey = z.infer<typeof ApiKey>
-export type ApiKeyFixture = z.input<typeof ApiKey>
+  const ApiKey = z
+    .strictObject({
+      /** A name for the key (shown in the journal instead of the key itself). */
+      id: z.string().min(1),
+      kind: z.enum(['user', 'app']),
+      /** The secret value sent in the Authorization header. */
+      key: z.string().min(8, 'must be at least 8 characters'),
+      /** For a user API key: the user it acts as (it has that user's permissions). */
+      userId: z.string().optional(),
+      /** For an application key: its own permissions. */
+      permissions: z.array(Permission).default([]),
+    })
+    .refine((k) => k.kind !== 'user' || k.userId !== undefined, { message: 'a user API key needs "userId"', path: ['userId'] })
+  const CreateApiKeyBody = z.strictObject({
+    kind: z.enum(['user', 'app']),
+    userId: z.string().optional(),
+    permissions: z.array(Permission).optional(),
+    id: z.string().min(1).optional(),
+    key: z.string().min(8).optional(),
+  })
 
-export const usersSection: FixtureSection<User> = { name: 'users', schema: User, key: (u) => u.id }
-export const apiKeysSection: FixtureSection<ApiKey> = { name: 'apiKeys', schema: ApiKey, key: (k) => k.id }
+  return { User, ApiKey, CreateApiKeyBody }
+}
+
+export type User = z.infer<DirectorySchemas['User']>
+export type UserInput = z.input<DirectorySchemas['User']>
+export type ApiKey = z.infer<DirectorySchemas['ApiKey']>
+export type ApiKeyFixture = z.input<DirectorySchemas['ApiKey']>
+/** A static key as `emu.apiKeys.create()` and `POST /__svc-mock/api-keys` take it. */
+export type ApiKeyInput = z.input<DirectorySchemas['CreateApiKeyBody']>
+
+export const usersSection: FixtureSection<User> = {
+  name: 'users',
+  get schema() {
+    return directorySchemas().User
+  },
+  key: (u) => u.id,
+}
+export const apiKeysSection: FixtureSection<ApiKey> = {
+  name: 'apiKeys',
+  get schema() {
+    return directorySchemas().ApiKey
+  },
+  key: (k) => k.id,
+}
 
 export class Directory {
-  readonly users = new KeyedStore(User, (u) => u.id)
-  readonly apiKeys = new KeyedStore(ApiKey, (k) => k.key)
+  readonly users = new KeyedStore(() => directorySchemas().User, (u) => u.id)
+  readonly apiKeys = new KeyedStore(() => directorySchemas().ApiKey, (k) => k.key)
 
   /** Loads the fixtures' users and keys; a key naming an unknown user fails with its file and path. */
   load(users: FixtureRecord<User>[], keys: FixtureRecord<ApiKey>[]): void {
@@ -83,7 +119,7 @@ export class Directory {
   }
 
   createApiKey(input: ApiKeyInput, generate: () => string): ApiKey {
-    const body = parseBody(CreateApiKeyBody, input, 'API key')
+    const body = parseBody(directorySchemas().CreateApiKeyBody, input, 'API key')
     const { kind, userId, permissions, id } = body
     if (kind === 'user' && (userId === undefined || !this.user(userId))) {
       throw new InvalidInputError(`Invalid API key: userId must name a known user (${this.users.all().map((u) => u.id).join(', ')})`, 'userId')
@@ -103,17 +139,6 @@ export class Directory {
     return this.apiKeys.delete(key)
   }
 }
-
-export const CreateApiKeyBody = z.strictObject({
-  kind: z.enum(['user', 'app']),
-  userId: z.string().optional(),
-  permissions: z.array(Permission).optional(),
-  id: z.string().min(1).optional(),
-  key: z.string().min(8).optional(),
-})
-/** A static key as `emu.apiKeys.create()` and `POST /__svc-mock/api-keys` take it. */
-export type ApiKeyInput = z.input<typeof CreateApiKeyBody>
-
 
 /** What a key looks like in the control plane: everything but the secret value. */
 export function describeApiKey(key: ApiKey): { id: string; kind: 'user' | 'app'; userId?: string; permissions: Permission[] } {

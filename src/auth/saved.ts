@@ -9,24 +9,24 @@
 import * as z from 'zod'
 import type { ImportContext, PreparedPart, SavedPart } from '../kernel/saved.js'
 import { checkStore, saveStore, storePart } from '../kernel/saved-store.js'
-import { ApiKey, type Directory, User } from './directory.js'
+import { type Directory, directorySchemas } from './directory.js'
 import type { AccessGate } from './gate.js'
-import { OAuthClient } from './oauth/clients.js'
+import { clientSchemas } from './oauth/clients.js'
 import { Consent } from './oauth/consents.js'
 import { DeviceCode } from './oauth/device-codes.js'
 import { SigningKeyFixture } from './oauth/keys.js'
 import type { OAuthServer } from './oauth/server.js'
-import { AuthorizationCode, RefreshToken } from './oauth/single-use-store.js'
+import { singleUseSchemas } from './oauth/single-use-store.js'
 
 const Reason = z.enum(['code-reused', 'refresh-reused'])
 
 export const SavedAuth = z.strictObject({
-  users: storePart(User).prefault({}),
-  apiKeys: storePart(ApiKey).prefault({}),
-  oauthClients: storePart(OAuthClient).prefault({}),
+  users: storePart(directorySchemas().User).prefault({}),
+  apiKeys: storePart(directorySchemas().ApiKey).prefault({}),
+  oauthClients: storePart(clientSchemas().OAuthClient).prefault({}),
   consents: z.array(Consent).default([]),
-  codes: z.array(AuthorizationCode).default([]).meta({ description: 'Authorization codes issued, used ones too.' }),
-  refreshTokens: z.array(RefreshToken).default([]).meta({ description: 'Refresh tokens issued, used ones too (a family is the authorization it came from).' }),
+  codes: z.array(singleUseSchemas().AuthorizationCode).default([]).meta({ description: 'Authorization codes issued, used ones too.' }),
+  refreshTokens: z.array(singleUseSchemas().RefreshToken).default([]).meta({ description: 'Refresh tokens issued, used ones too (a family is the authorization it came from).' }),
   deviceCodes: z.array(DeviceCode).default([]),
   revocations: z
     .strictObject({

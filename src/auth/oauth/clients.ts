@@ -36,77 +36,101 @@ const METHOD_LABELS = {
   public: 'none',
 } as const satisfies Record<string, AuthMethod>
 
-/** An enum that also takes the platform's labels; typed for callers as the names and the labels as the platform writes them. */
-const normalized = <T extends readonly [string, ...string[]], L extends string>(values: T, labels: Readonly<Record<L, T[number]>>): z.ZodType<T[number], T[number] | L> => {
-  const byLowerCase = new Map(Object.entries<string>(labels).map(([label, value]) => [label.toLowerCase(), value]))
-  const schema = z.preprocess((v) => (typeof v === 'string' ? (byLowerCase.get(v.trim().toLowerCase()) ?? v) : v), z.enum(values))
-  // zod cannot describe the preprocessing in JSON Schema: show the names and labels callers may send, and the names they get.
-  documentAs(schema, {
-    input: { type: 'string', enum: [...values, ...Object.keys(labels)], description: "The name, or the platform's label (in any case)." },
-    output: { type: 'string', enum: [...values] },
-  })
-  return schema as unknown as z.ZodType<T[number], T[number] | L>
+/**
+ * The schemas of OAuth clients (fixtures, inputs, stored records, the control plane's view), made
+ * on the first call: the default fixtures come validated from the build, and a client is looked
+ * up, never parsed, on a token request.
+ */
+export function clientSchemas(): ClientSchemas {
+  return (made ??= makeSchemas())
 }
 
-/** For callers a scope is one of the platform's names (completion, and a typo is a type error); it is kept as a string. */
-const ScopeInput = Scope as unknown as z.ZodType<string, ScopeName>
+let made: ClientSchemas | undefined
+type ClientSchemas = ReturnType<typeof makeSchemas>
 
-const RedirectUri = z.string().refine(
-  (value) => {
-    try {
-      const url = new URL(value)
-      return url.hash === '' && /^[a-z][a-z0-9+.-]*:$/.test(url.protocol)
-    } catch {
-      return false
+function makeSchemas() {
+  /** An enum that also takes the platform's labels; typed for callers as the names and the labels as the platform writes them. */
+  const normalized = <T extends readonly [string, ...string[]], L extends string>(values: T, labels: Readonly<Record<L, T[number]>>): z.ZodType<T[number], T[number] | L> => {
+    const byLowerCase = new Map(Object.entries<string>(labels).map(([label, value]) => [label.toLowerCase(), value]))
+    const schema = z.preprocess((v) => (typeof v === 'string' ? (byLowerCase.get(v.trim().toLowerCase()) ?? v) : v), z.enum(values))
+    // zod cannot describe the preprocessing in JSON Schema: show the names and labels callers may send, and the names they get.
+    documentAs(schema, {
+      input: { type: 'string', enum: [...values, ...Object.keys(labels)], description: "The name, or the platform's label (in any case)." },
+      output: { type: 'string', enum: [...values] },
+    })
+    return schema as unknown as z.ZodType<T[number], T[number] | L>
+  }
+
+  /** For callers a scope is one of the platform's names (completion, and a typo is a type error); it is kept as a string. */
+  const ScopeInput = Scope as unknown as z.ZodType<string, ScopeName>
+
+  const RedirectUri = z.string().refine(
+    (value) => {
+      try {
+        const url = new URL(value)
+        return url.hash === '' && /^[a-z][a-z0-9+.-]*:$/.test(url.protocol)
+      } catch {
+        return false
+      }
+    },
+    { message: 'must be an absolute URI without a fragment, e.g. http://127.0.0.1/callback' },
+  )
+
+  /** The fields every client shape shares (the same schemas in each, so JSON Schema shows them once). */
+  const clientFields = {
+    name: z.string().min(1),
+    grantType: normalized(GRANT_TYPES, GRANT_LABELS),
+    authMethod: normalized(AUTH_METHODS, METHOD_LABELS),
+    scopes: z.array(Scope).default([...SCOPE_NAMES]),
+    permissions: z.array(Permission).default([]),
+    redirectUris: z.array(RedirectUri).default([]),
+    /** `page` always asks the user on a consent page; `auto` follows the run's consent setting. */
+    consent: z.enum(['auto', 'page']).default('auto'),
+    /** `required`: an authorization request without a PKCE code_challenge is refused. */
+    pkce: z.enum(['optional', 'required']).default('optional'),
+  }
+
+  /** A confidential client has a secret; a public one (`none`) has none. */
+  const secretFitsMethod = (client: { authMethod: AuthMethod; clientSecret?: string | undefined }, ctx: z.RefinementCtx): void => {
+    if (client.authMethod === 'none' && client.clientSecret !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['clientSecret'], message: 'a public client (authMethod "none") has no secret' })
     }
-  },
-  { message: 'must be an absolute URI without a fragment, e.g. http://127.0.0.1/callback' },
-)
+    if (client.authMethod !== 'none' && client.clientSecret === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['clientSecret'], message: `a ${client.authMethod} client needs a secret` })
+    }
+  }
 
-/** The fields every client shape shares (the same schemas in each, so JSON Schema shows them once). */
-const clientFields = {
-  name: z.string().min(1),
-  grantType: normalized(GRANT_TYPES, GRANT_LABELS),
-  authMethod: normalized(AUTH_METHODS, METHOD_LABELS),
-  scopes: z.array(Scope).default([...SCOPE_NAMES]),
-  permissions: z.array(Permission).default([]),
-  redirectUris: z.array(RedirectUri).default([]),
-  /** `page` always asks the user on a consent page; `auto` follows the run's consent setting. */
-  consent: z.enum(['auto', 'page']).default('auto'),
-  /** `required`: an authorization request without a PKCE code_challenge is refused. */
-  pkce: z.enum(['optional', 'required']).default('optional'),
+  const OAuthClient = z
+    .strictObject({
+      clientId: z.string().min(1),
+      /** Absent for a public client. */
+      clientSecret: z.string().min(1).optional(),
+      ...clientFields,
+    })
+    .superRefine(secretFitsMethod)
+
+
+  const CreateClientBody = z.strictObject({ ...clientFields, scopes: z.array(ScopeInput).default([...SCOPE_NAMES]), clientId: z.string().min(1).optional() })
+
+  /** A client as the control plane shows it (for its documentation): everything but the secret. */
+  const ClientInfoSchema = z.object({ clientId: z.string(), ...clientFields })
+
+  return { OAuthClient, CreateClientBody, ClientInfoSchema }
 }
 
-/** A confidential client has a secret; a public one (`none`) has none. */
-const secretFitsMethod = (client: { authMethod: AuthMethod; clientSecret?: string | undefined }, ctx: z.RefinementCtx): void => {
-  if (client.authMethod === 'none' && client.clientSecret !== undefined) {
-    ctx.addIssue({ code: 'custom', path: ['clientSecret'], message: 'a public client (authMethod "none") has no secret' })
-  }
-  if (client.authMethod !== 'none' && client.clientSecret === undefined) {
-    ctx.addIssue({ code: 'custom', path: ['clientSecret'], message: `a ${client.authMethod} client needs a secret` })
-  }
-}
-
-export const OAuthClient = z
-  .strictObject({
-    clientId: z.string().min(1),
-    /** Absent for a public client. */
-    clientSecret: z.string().min(1).optional(),
-    ...clientFields,
-  })
-  .superRefine(secretFitsMethod)
-export type OAuthClient = z.infer<typeof OAuthClient>
-
-export const oauthClientsSection: FixtureSection<OAuthClient> = { name: 'oauthClients', schema: OAuthClient, key: (c) => c.clientId }
-
-export const CreateClientBody = z.strictObject({ ...clientFields, scopes: z.array(ScopeInput).default([...SCOPE_NAMES]), clientId: z.string().min(1).optional() })
+export type OAuthClient = z.infer<ClientSchemas['OAuthClient']>
 /** An OAuth client as `emu.oauth.clients.create()` and `POST /__svc-mock/oauth-clients` take it. */
-export type OAuthClientInput = z.input<typeof CreateClientBody>
+export type OAuthClientInput = z.input<ClientSchemas['CreateClientBody']>
 /** An OAuth client as the `oauthClients` fixture section takes it. */
-export type OAuthClientFixture = Omit<z.input<typeof OAuthClient>, 'scopes'> & { scopes?: ScopeName[] }
+export type OAuthClientFixture = Omit<z.input<ClientSchemas['OAuthClient']>, 'scopes'> & { scopes?: ScopeName[] }
 
-/** A client as the control plane shows it (for its documentation): everything but the secret. */
-export const ClientInfoSchema = z.object({ clientId: z.string(), ...clientFields })
+export const oauthClientsSection: FixtureSection<OAuthClient> = {
+  name: 'oauthClients',
+  get schema() {
+    return clientSchemas().OAuthClient
+  },
+  key: (c) => c.clientId,
+}
 
 /** A client as the control plane shows it: everything but the secret. */
 export type ClientInfo = Omit<OAuthClient, 'clientSecret'>
@@ -117,7 +141,7 @@ export function describeClient(client: OAuthClient): ClientInfo {
 }
 
 export class ClientRegistry {
-  readonly clients = new KeyedStore(OAuthClient, (c) => c.clientId)
+  readonly clients = new KeyedStore(() => clientSchemas().OAuthClient, (c) => c.clientId)
 
   get(clientId: string): OAuthClient | undefined {
     return this.clients.get(clientId)
@@ -128,7 +152,7 @@ export class ClientRegistry {
   }
 
   create(input: OAuthClientInput, ids: { uuid: () => string; secret: () => string }): OAuthClient {
-    const { clientId, ...fields } = parseBody(CreateClientBody, input, 'OAuth client')
+    const { clientId, ...fields } = parseBody(clientSchemas().CreateClientBody, input, 'OAuth client')
     const id = clientId ?? ids.uuid()
     if (this.clients.has(id)) throw new ConflictError(`An OAuth client with the id ${id} exists already.`, 'clientId')
     return this.clients.put({ clientId: id, ...(fields.authMethod === 'none' ? {} : { clientSecret: ids.secret() }), ...fields })

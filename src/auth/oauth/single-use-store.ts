@@ -18,7 +18,8 @@ export class SingleUseStore<T extends SingleUse> {
   readonly #records: KeyedStore<z.ZodType<T, T>>
   readonly #lifetimeMs: number
 
-  constructor(schema: z.ZodType<T, T>, key: (record: T) => string, lifetimeMs: number) {
+  /** `schema` makes the records' schema: it is called on the first one issued. */
+  constructor(schema: () => z.ZodType<T, T>, key: (record: T) => string, lifetimeMs: number) {
     this.#records = new KeyedStore(schema, key)
     this.#lifetimeMs = lifetimeMs
   }
@@ -56,38 +57,50 @@ export class SingleUseStore<T extends SingleUse> {
   }
 }
 
-export const AuthorizationCode = z.strictObject({
-  code: z.string(),
-  /** The grant family every token issued from this code belongs to. */
-  family: z.string(),
-  clientId: z.string(),
-  userId: z.string(),
-  consentId: z.string(),
-  scopes: z.array(z.string()),
-  /** The redirect_uri parameter of the authorization request, or null when it had none. */
-  redirectUri: z.string().nullable(),
-  codeChallenge: z.string().nullable(),
-  codeChallengeMethod: z.enum(['S256', 'plain']).nullable(),
-  expiresAt: z.number(),
-  used: z.boolean(),
-})
-export type AuthorizationCode = z.infer<typeof AuthorizationCode>
+/** The schemas of authorization codes and refresh tokens, made on the first call (the first one issued, or a saved state). */
+export function singleUseSchemas(): SingleUseSchemas {
+  return (made ??= makeSchemas())
+}
 
-export const RefreshToken = z.strictObject({
-  token: z.string(),
-  /** The grant family (the authorization it was first issued under). */
-  family: z.string(),
-  clientId: z.string(),
-  userId: z.string(),
-  consentId: z.string(),
-  scopes: z.array(z.string()),
-  expiresAt: z.number(),
-  used: z.boolean(),
-})
-export type RefreshToken = z.infer<typeof RefreshToken>
+let made: SingleUseSchemas | undefined
+type SingleUseSchemas = ReturnType<typeof makeSchemas>
+
+function makeSchemas() {
+  const AuthorizationCode = z.strictObject({
+    code: z.string(),
+    /** The grant family every token issued from this code belongs to. */
+    family: z.string(),
+    clientId: z.string(),
+    userId: z.string(),
+    consentId: z.string(),
+    scopes: z.array(z.string()),
+    /** The redirect_uri parameter of the authorization request, or null when it had none. */
+    redirectUri: z.string().nullable(),
+    codeChallenge: z.string().nullable(),
+    codeChallengeMethod: z.enum(['S256', 'plain']).nullable(),
+    expiresAt: z.number(),
+    used: z.boolean(),
+  })
+  const RefreshToken = z.strictObject({
+    token: z.string(),
+    /** The grant family (the authorization it was first issued under). */
+    family: z.string(),
+    clientId: z.string(),
+    userId: z.string(),
+    consentId: z.string(),
+    scopes: z.array(z.string()),
+    expiresAt: z.number(),
+    used: z.boolean(),
+  })
+
+  return { AuthorizationCode, RefreshToken }
+}
+
+export type AuthorizationCode = z.infer<SingleUseSchemas['AuthorizationCode']>
+export type RefreshToken = z.infer<SingleUseSchemas['RefreshToken']>
 
 export type CodeStore = SingleUseStore<AuthorizationCode>
 export type RefreshTokenStore = SingleUseStore<RefreshToken>
 
-export const codeStore = (): CodeStore => new SingleUseStore(AuthorizationCode, (c) => c.code, CODE_LIFETIME_MS)
-export const refreshTokenStore = (): RefreshTokenStore => new SingleUseStore(RefreshToken, (t) => t.token, REFRESH_TOKEN_LIFETIME_MS)
+export const codeStore = (): CodeStore => new SingleUseStore(() => singleUseSchemas().AuthorizationCode, (c) => c.code, CODE_LIFETIME_MS)
+export const refreshTokenStore = (): RefreshTokenStore => new SingleUseStore(() => singleUseSchemas().RefreshToken, (t) => t.token, REFRESH_TOKEN_LIFETIME_MS)
