@@ -16,14 +16,17 @@ import { directorySchemas } from './directory.js'
 import { clientSchemas } from './oauth/clients.js'
 import { Permission } from './permissions.js'
 
-/** The body of `POST …/oauth-tokens`: what the token is for (the answer is what the token endpoint would issue). */
-const IssueTokenBody = z.strictObject({
-  clientId: z.string().min(1),
-  scope: z.union([z.string(), z.array(z.string())]).optional(),
-  userId: z.string().min(1).optional(),
-})
-/** The body of `POST …/device-codes/:userCode/approve`. */
-const ApproveBody = z.strictObject({ userId: z.string().min(1).optional() })
+/** The control bodies' schemas, made on the first request that sends one (or for the documentation). */
+const bodies = once(() => ({
+  /** The body of `POST …/oauth-tokens`: what the token is for (the answer is what the token endpoint would issue). */
+  IssueTokenBody: z.strictObject({
+    clientId: z.string().min(1),
+    scope: z.union([z.string(), z.array(z.string())]).optional(),
+    userId: z.string().min(1).optional(),
+  }),
+  /** The body of `POST …/device-codes/:userCode/approve`. */
+  ApproveBody: z.strictObject({ userId: z.string().min(1).optional() }),
+}))
 
 export function authControl({ apiKeys, oauth, users }: AuthApi): ControlPart {
   const clientId = (ctx: RequestContext): string => ctx.params.clientId ?? ''
@@ -62,13 +65,13 @@ export function authControl({ apiKeys, oauth, users }: AuthApi): ControlPart {
       }),
       route('deviceCodes.list', 'GET', '/device-codes', 'Device codes of the device grant, with user codes and status (never the device code)', () => json(oauth.deviceCodes.list())),
       route('deviceCodes.approve', 'POST', '/device-codes/:userCode/approve', 'Approve a pending device code as a user (body {userId}, default alice)', async (ctx) =>
-        json(await oauth.deviceCodes.approve(ctx.params.userCode ?? '', parseBody(ApproveBody, await readJson(ctx), 'device approval'))),
+        json(await oauth.deviceCodes.approve(ctx.params.userCode ?? '', parseBody(bodies().ApproveBody, await readJson(ctx), 'device approval'))),
       ),
       route('deviceCodes.deny', 'POST', '/device-codes/:userCode/deny', "Deny a pending device code: the device's next poll gets access_denied", async (ctx) =>
         json(await oauth.deviceCodes.deny(ctx.params.userCode ?? '')),
       ),
       route('oauth.issueToken', 'POST', '/oauth-tokens', 'Mint an access token without the token endpoint', async (ctx) =>
-        json(await oauth.issueToken(parseBody(IssueTokenBody, await readJson(ctx), 'token request'))),
+        json(await oauth.issueToken(parseBody(bodies().IssueTokenBody, await readJson(ctx), 'token request'))),
       ),
     ],
     docs: once(docs),
@@ -80,6 +83,7 @@ async function docs(): Promise<Readonly<Record<string, RouteDoc>>> {
   const { TokenResponseBody } = await import('./answers.js')
   const { CreateApiKeyBody } = directorySchemas()
   const { ClientInfoSchema, CreateClientBody } = clientSchemas()
+  const { ApproveBody, IssueTokenBody } = bodies()
   const OAuthClient = ClientInfoSchema.meta({ id: 'OAuthClient' })
   const ApiKeyView = z.object({ id: z.string(), kind: z.enum(['user', 'app']), userId: z.string().optional(), permissions: z.array(Permission) }).meta({ id: 'ApiKey' })
   const ConsentInfo = z.object({ clientId: z.string(), clientName: z.string(), scopes: z.array(z.string()), grantedAt: z.string() }).meta({ id: 'Consent' })

@@ -12,8 +12,8 @@ import { checkStore, saveStore, storePart } from '../kernel/saved-store.js'
 import { type Directory, directorySchemas } from './directory.js'
 import type { AccessGate } from './gate.js'
 import { clientSchemas } from './oauth/clients.js'
-import { Consent } from './oauth/consents.js'
-import { DeviceCode } from './oauth/device-codes.js'
+import { consentSchema } from './oauth/consents.js'
+import { deviceCodeSchema } from './oauth/device-codes.js'
 import { SigningKeyFixture } from './oauth/keys.js'
 import type { OAuthServer } from './oauth/server.js'
 import { singleUseSchemas } from './oauth/single-use-store.js'
@@ -24,10 +24,10 @@ export const SavedAuth = z.strictObject({
   users: storePart(directorySchemas().User).prefault({}),
   apiKeys: storePart(directorySchemas().ApiKey).prefault({}),
   oauthClients: storePart(clientSchemas().OAuthClient).prefault({}),
-  consents: z.array(Consent).default([]),
+  consents: z.array(consentSchema()).default([]),
   codes: z.array(singleUseSchemas().AuthorizationCode).default([]).meta({ description: 'Authorization codes issued, used ones too.' }),
   refreshTokens: z.array(singleUseSchemas().RefreshToken).default([]).meta({ description: 'Refresh tokens issued, used ones too (a family is the authorization it came from).' }),
-  deviceCodes: z.array(DeviceCode).default([]),
+  deviceCodes: z.array(deviceCodeSchema()).default([]),
   revocations: z
     .strictObject({
       families: z.array(z.tuple([z.string(), z.string()])).default([]).meta({ description: 'Access token ids (`jti`) with their family.' }),

@@ -6,16 +6,27 @@
 import * as z from 'zod'
 import { KeyedStore } from '../../kernel/keyed-store.js'
 
-export const Consent = z.strictObject({
-  /** Refresh tokens name the consent they were issued under. */
-  id: z.string(),
-  userId: z.string(),
-  clientId: z.string(),
-  scopes: z.array(z.string()),
-  /** Emulator time, ISO 8601. */
-  grantedAt: z.string(),
-})
-export type Consent = z.infer<typeof Consent>
+/** The schema of a consent, made on the first one given (or a saved state). */
+export function consentSchema(): ConsentSchema {
+  return (made ??= make())
+}
+
+let made: ConsentSchema | undefined
+type ConsentSchema = ReturnType<typeof make>
+
+function make() {
+  return z.strictObject({
+    /** Refresh tokens name the consent they were issued under. */
+    id: z.string(),
+    userId: z.string(),
+    clientId: z.string(),
+    scopes: z.array(z.string()),
+    /** Emulator time, ISO 8601. */
+    grantedAt: z.string(),
+  })
+}
+
+export type Consent = z.infer<ConsentSchema>
 
 export interface ConsentInfo {
   clientId: string
@@ -27,7 +38,7 @@ export interface ConsentInfo {
 const key = (userId: string, clientId: string): string => `${userId}\u0000${clientId}`
 
 export class ConsentStore {
-  readonly consents = new KeyedStore(Consent, (c) => key(c.userId, c.clientId))
+  readonly consents = new KeyedStore(consentSchema, (c) => key(c.userId, c.clientId))
 
   get(userId: string, clientId: string): Consent | undefined {
     return this.consents.get(key(userId, clientId))

@@ -8,28 +8,39 @@
 import * as z from 'zod'
 import { KeyedStore } from '../../kernel/keyed-store.js'
 
-export const DeviceCode = z.strictObject({
-  deviceCode: z.string(),
-  /** Eight letters in two groups of four (`BCDF-GHJK`), without vowels, as Spring Authorization Server makes them. */
-  userCode: z.string(),
-  clientId: z.string(),
-  scopes: z.array(z.string()),
-  /** Emulator time of issue, epoch ms; it expires `deviceCodeLifetime` seconds later. */
-  issuedAt: z.number(),
-  /** Seconds the device must wait between polls; `slow_down` raises it by 5. */
-  interval: z.number(),
-  status: z.enum(['pending', 'approved', 'denied', 'used']),
-  /** Who approved it, and under which consent (set once approved). */
-  userId: z.string().nullable(),
-  consentId: z.string().nullable(),
-  /** Emulator time of the last poll, epoch ms. */
-  lastPollAt: z.number().nullable(),
-  /** Polls still answered `authorization_pending` before an approved code is exchanged (the `device-pending` scenario). */
-  pendingPolls: z.number(),
-  /** Whether the device was told to slow down already (the `device-slow-down` scenario does it once per code). */
-  slowedDown: z.boolean(),
-})
-export type DeviceCode = z.infer<typeof DeviceCode>
+/** The schema of a device code, made on the first one issued (or a saved state). */
+export function deviceCodeSchema(): DeviceCodeSchema {
+  return (made ??= make())
+}
+
+let made: DeviceCodeSchema | undefined
+type DeviceCodeSchema = ReturnType<typeof make>
+
+function make() {
+  return z.strictObject({
+    deviceCode: z.string(),
+    /** Eight letters in two groups of four (`BCDF-GHJK`), without vowels, as Spring Authorization Server makes them. */
+    userCode: z.string(),
+    clientId: z.string(),
+    scopes: z.array(z.string()),
+    /** Emulator time of issue, epoch ms; it expires `deviceCodeLifetime` seconds later. */
+    issuedAt: z.number(),
+    /** Seconds the device must wait between polls; `slow_down` raises it by 5. */
+    interval: z.number(),
+    status: z.enum(['pending', 'approved', 'denied', 'used']),
+    /** Who approved it, and under which consent (set once approved). */
+    userId: z.string().nullable(),
+    consentId: z.string().nullable(),
+    /** Emulator time of the last poll, epoch ms. */
+    lastPollAt: z.number().nullable(),
+    /** Polls still answered `authorization_pending` before an approved code is exchanged (the `device-pending` scenario). */
+    pendingPolls: z.number(),
+    /** Whether the device was told to slow down already (the `device-slow-down` scenario does it once per code). */
+    slowedDown: z.boolean(),
+  })
+}
+
+export type DeviceCode = z.infer<DeviceCodeSchema>
 
 /** What the control plane and the dashboard show of a device code: never the device code itself. */
 export interface DeviceCodeInfo {
@@ -52,7 +63,7 @@ export function normalizeUserCode(text: string): string {
 }
 
 export class DeviceCodeStore {
-  readonly #codes = new KeyedStore(DeviceCode, (c) => c.deviceCode)
+  readonly #codes = new KeyedStore(deviceCodeSchema, (c) => c.deviceCode)
   /** user code -> device code */
   #byUserCode = new Map<string, string>()
 
