@@ -12,6 +12,7 @@ import { relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { FIXTURE_SECTIONS, SETTINGS_SECTIONS } from './domains.js'
 import { type FixtureDocument, fixtureDocuments, parseDocument } from './kernel/fixtures.js'
+import { once } from './kernel/once.js'
 import { packagePath, packageRoot } from './kernel/package-root.js'
 import { type ScenarioDefinition, scenarioCatalogue, scenarioFiles } from './kernel/scenarios/catalogue.js'
 
@@ -36,17 +37,14 @@ export function defaultFixtureDocuments(): FixtureDocument[] {
   return kept ? kept.map((d) => ({ ...d, file: packagePath(d.file) })) : fixtureDocuments([DEFAULT_FIXTURES_DIR])
 }
 
-let builtIn: readonly ScenarioDefinition[] | undefined
-
 /** The built-in scenarios, validated: read on the first call of the process (a run that switches none on reads none). */
-export function builtInScenarios(): readonly ScenarioDefinition[] {
-  if (builtIn) return builtIn
+export const builtInScenarios: () => readonly ScenarioDefinition[] = once(() => {
   const kept = fresh(snapshot()?.scenarios)
-  if (kept) return (builtIn = kept.map((d) => ({ ...d, source: packagePath(d.source) })))
+  if (kept) return kept.map((d) => ({ ...d, source: packagePath(d.source) }))
   const catalogue = scenarioCatalogue(SETTINGS_SECTIONS)
   catalogue.addDir(BUILT_IN_SCENARIOS_DIR)
-  return (builtIn = catalogue.list())
-}
+  return catalogue.list()
+})
 
 /** Validates the defaults and writes the snapshot beside the build (`npm run build` does this). */
 export function writeDefaultsSnapshot(): string {

@@ -9,6 +9,7 @@ import type { FixtureRecord, FixtureSection } from '../kernel/fixtures.js'
 import { KeyedStore } from '../kernel/keyed-store.js'
 import { parseBody } from '../kernel/validation.js'
 import { Permission } from './permissions.js'
+import { once } from '../kernel/once.js'
 
 /** A user's role on the team, as `GET /api/cloud` reports it. */
 export const USER_ROLES = ['member', 'analyst', 'admin'] as const
@@ -18,11 +19,7 @@ export type UserRole = (typeof USER_ROLES)[number]
  * The schemas of users and static keys (fixtures, inputs, stored records), made on the first call:
  * the default fixtures come validated from the build, and a key is looked up, never parsed.
  */
-export function directorySchemas(): DirectorySchemas {
-  return (made ??= makeSchemas())
-}
-
-let made: DirectorySchemas | undefined
+export const directorySchemas: () => DirectorySchemas = once(makeSchemas)
 type DirectorySchemas = ReturnType<typeof makeSchemas>
 
 function makeSchemas() {

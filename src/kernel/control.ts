@@ -48,14 +48,8 @@ export function controlRoute(
 
 export const noContent = (): Reply => empty(204)
 
-/**
- * `make`, run on the first call only: a part's documentation is built when a document is first
- * asked for, and once (its schemas carry ids a document must meet once each).
- */
-export function once<T>(make: () => T): () => T {
-  let made: { value: T } | undefined
-  return () => (made ??= { value: make() }).value
-}
+/** A part's documentation is built when a document is first asked for, and once (its schemas carry ids a document must meet once each). */
+export { once } from './once.js'
 
 export async function readJson(ctx: RequestContext): Promise<unknown> {
   const raw = (await ctx.body?.text()) ?? ''

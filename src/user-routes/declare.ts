@@ -25,6 +25,7 @@ import { Resource, idOf, segmentProblem } from './resources.js'
 import { type ResourceDeclaration, type RoutesDocument, type UserRoute, routeSchemas } from './schema.js'
 import type { RoutesSource } from './sources.js'
 import { ClashIndex, parseTemplate, placed, templateOf } from './template.js'
+import { once } from '../kernel/once.js'
 
 /** A route of the user's, as the kernel serves it and the OpenAPI document shows it. */
 export interface UserRouteEntry {
@@ -163,12 +164,6 @@ function userRoute(route: UserRoute, template: { pattern: string; params: readon
     definition: withAccess(deps.gate, access, { ...base, resolve: (ctx, caller) => respond(compiled.response, ctx, caller, deps) }),
     doc: once(() => userRouteDoc({ source: source.name, params: template.params, access, answer: compiled.example })),
   }
-}
-
-/** `make()`'s value, made on the first call. */
-function once<T>(make: () => T): () => T {
-  let made: { value: T } | undefined
-  return () => (made ??= { value: make() }).value
 }
 
 const NO_BODY_STATUS = new Set([204, 205, 304])

@@ -14,6 +14,7 @@ import { JsonValue } from '../kernel/json.js'
 import { FRAMING_HEADERS } from './constants.js'
 import type { UserRouteResolver } from './context.js'
 import { RecordSchema } from './record.js'
+import { once } from '../kernel/once.js'
 
 export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const
 export const ADDRESSES = ['base', 'auth', 'webhook'] as const
@@ -47,11 +48,7 @@ const oneOf = <T extends string>(values: readonly [T, ...T[]], what: string, des
  * The schemas of a route document, made on the first call: only a run with routes or resources of
  * its own (or one that writes the JSON Schema) pays for them.
  */
-export function routeSchemas(): RouteSchemas {
-  return (made ??= makeSchemas())
-}
-
-let made: RouteSchemas | undefined
+export const routeSchemas: () => RouteSchemas = once(makeSchemas)
 type RouteSchemas = ReturnType<typeof makeSchemas>
 
 function makeSchemas() {

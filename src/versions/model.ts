@@ -6,6 +6,7 @@
  */
 import * as z from 'zod'
 import { JsonValue } from '../kernel/json.js'
+import { once } from '../kernel/once.js'
 
 export const LANGUAGE = { german: '1031', english: '1033', neutral: '127' } as const
 
@@ -18,11 +19,7 @@ export const STORAGE_REF = /^[^/\s]+\/[^/\s]+$/
  * first call: the default fixtures come validated from the build, so an emulator that only reads
  * makes none of them.
  */
-export function versionSchemas(): VersionSchemas {
-  return (made ??= makeSchemas())
-}
-
-let made: VersionSchemas | undefined
+export const versionSchemas: () => VersionSchemas = once(makeSchemas)
 type VersionSchemas = ReturnType<typeof makeSchemas>
 
 function makeSchemas() {

@@ -14,6 +14,7 @@ import { KeyedStore } from '../../kernel/keyed-store.js'
 import { parseBody } from '../../kernel/validation.js'
 import { Permission } from '../permissions.js'
 import { SCOPE_NAMES, Scope, type ScopeName } from './scopes.js'
+import { once } from '../../kernel/once.js'
 
 export const GRANT_TYPES = ['client_credentials', 'authorization_code', 'device_code'] as const
 export type ClientGrantType = (typeof GRANT_TYPES)[number]
@@ -41,11 +42,7 @@ const METHOD_LABELS = {
  * on the first call: the default fixtures come validated from the build, and a client is looked
  * up, never parsed, on a token request.
  */
-export function clientSchemas(): ClientSchemas {
-  return (made ??= makeSchemas())
-}
-
-let made: ClientSchemas | undefined
+export const clientSchemas: () => ClientSchemas = once(makeSchemas)
 type ClientSchemas = ReturnType<typeof makeSchemas>
 
 function makeSchemas() {

@@ -5,13 +5,10 @@
  */
 import * as z from 'zod'
 import { KeyedStore } from '../../kernel/keyed-store.js'
+import { once } from '../../kernel/once.js'
 
 /** The schema of a consent, made on the first one given (or a saved state). */
-export function consentSchema(): ConsentSchema {
-  return (made ??= make())
-}
-
-let made: ConsentSchema | undefined
+export const consentSchema: () => ConsentSchema = once(make)
 type ConsentSchema = ReturnType<typeof make>
 
 function make() {

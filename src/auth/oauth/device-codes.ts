@@ -7,13 +7,10 @@
  */
 import * as z from 'zod'
 import { KeyedStore } from '../../kernel/keyed-store.js'
+import { once } from '../../kernel/once.js'
 
 /** The schema of a device code, made on the first one issued (or a saved state). */
-export function deviceCodeSchema(): DeviceCodeSchema {
-  return (made ??= make())
-}
-
-let made: DeviceCodeSchema | undefined
+export const deviceCodeSchema: () => DeviceCodeSchema = once(make)
 type DeviceCodeSchema = ReturnType<typeof make>
 
 function make() {

@@ -8,6 +8,7 @@
 import * as z from 'zod'
 import { KeyedStore } from '../../kernel/keyed-store.js'
 import { CODE_LIFETIME_MS, REFRESH_TOKEN_LIFETIME_MS } from '../constants.js'
+import { once } from '../../kernel/once.js'
 
 interface SingleUse {
   readonly used: boolean
@@ -58,11 +59,7 @@ export class SingleUseStore<T extends SingleUse> {
 }
 
 /** The schemas of authorization codes and refresh tokens, made on the first call (the first one issued, or a saved state). */
-export function singleUseSchemas(): SingleUseSchemas {
-  return (made ??= makeSchemas())
-}
-
-let made: SingleUseSchemas | undefined
+export const singleUseSchemas: () => SingleUseSchemas = once(makeSchemas)
 type SingleUseSchemas = ReturnType<typeof makeSchemas>
 
 function makeSchemas() {

@@ -8,6 +8,7 @@
  */
 import * as z from 'zod'
 import { type JsonObject, JsonValue } from '../json.js'
+import { once } from '../once.js'
 
 /** Scenario names: lower-case letters, digits and dashes. */
 export const SCENARIO_NAME = /^[a-z0-9][a-z0-9-]*$/
@@ -23,11 +24,7 @@ export type Fault = (typeof FAULTS)[number]
  * definitions of its own (the built-in ones were validated at build) or writes the JSON Schema
  * pays for them.
  */
-export function scenarioSchemas(): ScenarioSchemas {
-  return (made ??= makeSchemas())
-}
-
-let made: ScenarioSchemas | undefined
+export const scenarioSchemas: () => ScenarioSchemas = once(makeSchemas)
 type ScenarioSchemas = ReturnType<typeof makeSchemas>
 
 function makeSchemas() {
