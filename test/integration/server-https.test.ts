@@ -14,7 +14,7 @@ import { startServer, type RunningServer } from '../../src/adapters/server.js'
 import { ConfigError } from '../../src/kernel/errors.js'
 import { makeAuthority, makeServerCertificate } from '../../src/tls/certificates.js'
 import { APP_KEY, VERSIONS } from '../support/harness.js'
-import { STALLED_BODY, exchange } from '../support/raw-socket.js'
+import { STALLED_BODY, exchange, oversizedPost } from '../support/raw-socket.js'
 
 interface Answer {
   status: number
@@ -75,15 +75,7 @@ describe('svc-mock over HTTPS with the local CA', () => {
   })
 
   it('refuses a body whose Content-Length is over the limit before reading it, and keeps serving', async () => {
-    const status = await new Promise<number>((resolve, reject) => {
-      const req = httpsRequest(`${running.url}/__svc-mock/elements`, { ca, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(50 * 1024 * 1024) } }, (res) => {
-        res.resume()
-        resolve(res.statusCode ?? 0)
-        req.destroy()
-      })
-      req.on('error', (error) => (error.message.includes('socket hang up') || 'code' in error ? undefined : reject(error)))
-      req.write('{"storage":')
-    })
+    const status = await oversizedPost(httpsRequest, `${running.url}/__svc-mock/elements`, { ca })
     expect(status).toBe(413)
     expect((await get(`${running.url}/__svc-mock/health`, ca)).status).toBe(200)
   })

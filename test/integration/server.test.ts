@@ -17,7 +17,7 @@ import { ScenarioCatalogue } from '../../src/kernel/scenarios/catalogue.js'
 import { ScenarioEngine } from '../../src/kernel/scenarios/engine.js'
 import { Pipeline } from '../../src/kernel/serve.js'
 import { APP_KEY, VERSIONS } from '../support/harness.js'
-import { STALLED_BODY, exchange } from '../support/raw-socket.js'
+import { STALLED_BODY, exchange, oversizedPost } from '../support/raw-socket.js'
 
 describe('a route that throws', () => {
   const logged: string[] = []
@@ -210,15 +210,7 @@ describe('the standalone server', () => {
   })
 
   it('refuses a body whose Content-Length is over the limit before reading it', async () => {
-    const status = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest(`${running.url}/__svc-mock/elements`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(50 * 1024 * 1024) } }, (res) => {
-        res.resume()
-        resolve(res.statusCode ?? 0)
-        req.destroy()
-      })
-      req.on('error', (error) => (error.message.includes('socket hang up') || 'code' in error ? undefined : reject(error)))
-      req.write('{"storage":')
-    })
+    const status = await oversizedPost(httpRequest, `${running.url}/__svc-mock/elements`)
     expect(status).toBe(413)
     expect((await fetch(`${running.url}/__svc-mock/health`)).status).toBe(200)
   })
