@@ -8,7 +8,7 @@
  */
 import type { AuthorizePageError, AuthorizeRedirectError, ApiAccessError, OAuthError, RateLimitError } from './auth/index.js'
 import type { MswMissingError } from './adapters/msw-compat.js'
-import type { PortInUseError } from './adapters/server.js'
+import type { PortInUseError } from './adapters/errors.js'
 import type { LocalCaError } from './tls/errors.js'
 import type { ForeignOriginError, MisdirectedRequestError, NotJsonError } from './control/index.js'
 import type { ServerClosingError, TeamDeletedError, TeamPortError, TeamsUnavailableError, TooManyTeamsError } from './teams/index.js'
@@ -67,7 +67,7 @@ export {
   SvcMockError,
   UnknownScenarioError,
 } from './kernel/errors.js'
-export { PortInUseError } from './adapters/server.js'
+export { PortInUseError } from './adapters/errors.js'
 export { LocalCaError } from './tls/errors.js'
 export { ForeignOriginError, MisdirectedRequestError, NotJsonError } from './control/index.js'
 export { ServerClosingError, TeamDeletedError, TeamPortError, TeamsUnavailableError, TooManyTeamsError, type TeamInfo } from './teams/index.js'

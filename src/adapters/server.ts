@@ -11,7 +11,8 @@ import type { Socket } from 'node:net'
 import type { Emulator, EmulatorCore, EmulatorOptions } from '../emulator-api.js'
 import { buildEmulator } from '../emulator.js'
 import { wholeNumber } from '../kernel/checks.js'
-import { ConfigError, type HttpError, SvcMockError } from '../kernel/errors.js'
+import { ConfigError, type HttpError } from '../kernel/errors.js'
+import { PortInUseError } from './errors.js'
 import { normalizeOrigin } from '../emulator-options.js'
 import { type Logger, createLogger } from '../kernel/logger.js'
 import { readRunInputs } from '../run-inputs.js'
@@ -69,16 +70,7 @@ export interface RunningServer<Custom extends string = never> {
   close(): Promise<void>
 }
 
-export class PortInUseError extends SvcMockError<'ERR_PORT_IN_USE'> {
-  readonly code = 'ERR_PORT_IN_USE'
-  readonly port: number
-  readonly host: string
-  constructor(host: string, port: number) {
-    super(`Port ${port} on ${host} is already in use. Stop what uses it, or choose another port with --port (0 picks a free one).`)
-    this.port = port
-    this.host = host
-  }
-}
+export { PortInUseError }
 
 export async function startServer<Custom extends string = never>(options: ServerOptions<Custom> = {}): Promise<RunningServer<Custom>> {
   const port = wholeNumber('port', options.port ?? DEFAULT_PORT, 0, 65535)

@@ -14,7 +14,7 @@ import { parseBody } from '../kernel/validation.js'
 import type { AuthApi } from './api.js'
 import { directorySchemas } from './directory.js'
 import { clientSchemas } from './oauth/clients.js'
-import { Permission } from './permissions.js'
+import { permissionSchema } from './permissions.js'
 
 /** The control bodies' schemas, made on the first request that sends one (or for the documentation). */
 const bodies = once(() => ({
@@ -84,6 +84,7 @@ async function docs(): Promise<Readonly<Record<string, RouteDoc>>> {
   const { CreateApiKeyBody } = directorySchemas()
   const { ClientInfoSchema, CreateClientBody } = clientSchemas()
   const { ApproveBody, IssueTokenBody } = bodies()
+  const Permission = permissionSchema()
   const OAuthClient = ClientInfoSchema.meta({ id: 'OAuthClient' })
   const ApiKeyView = z.object({ id: z.string(), kind: z.enum(['user', 'app']), userId: z.string().optional(), permissions: z.array(Permission) }).meta({ id: 'ApiKey' })
   const ConsentInfo = z.object({ clientId: z.string(), clientName: z.string(), scopes: z.array(z.string()), grantedAt: z.string() }).meta({ id: 'Consent' })

@@ -8,7 +8,7 @@ import { ConflictError, FixtureError, InvalidInputError } from '../kernel/errors
 import type { FixtureRecord, FixtureSection } from '../kernel/fixtures.js'
 import { KeyedStore } from '../kernel/keyed-store.js'
 import { parseBody } from '../kernel/validation.js'
-import { Permission } from './permissions.js'
+import { type Permission, permissionSchema } from './permissions.js'
 import { once } from '../kernel/once.js'
 
 /** A user's role on the team, as `GET /api/cloud` reports it. */
@@ -23,6 +23,7 @@ export const directorySchemas: () => DirectorySchemas = once(makeSchemas)
 type DirectorySchemas = ReturnType<typeof makeSchemas>
 
 function makeSchemas() {
+  const Permission = permissionSchema()
   const User = z.strictObject({
     /** Login name, used as `login_hint` and as the `sub` of code-grant tokens. */
     id: z.string().regex(/^[A-Za-z0-9._@-]+$/, 'must be letters, digits, ".", "_", "@" or "-"'),

@@ -48,7 +48,7 @@ export { SCOPES as SCOPE_DESCRIPTIONS } from './oauth/scopes.js'
 export { RATE_LIMIT_HEADERS } from './rate-limit-headers.js'
 export { AUTH_VERIFY_PROBES, type AuthEquivalents, authEquivalents } from './verify-probes.js'
 /** The schema of a permission (route files name the permissions their routes need). */
-export { Permission as PermissionSchema } from './permissions.js'
+export { permissionSchema } from './permissions.js'
 
 /** The fixture sections of API access, as a fixture document gives them. */
 export type AuthFixtures = {

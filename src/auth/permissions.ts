@@ -4,12 +4,16 @@
  * a scope never adds a permission. `*` as the action, or a resource ending in `*`, is a wildcard.
  */
 import * as z from 'zod'
+import { once } from '../kernel/once.js'
 
-export const Permission = z.strictObject({
-  action: z.string().min(1),
-  resource: z.string().min(1),
-})
-export type Permission = z.infer<typeof Permission>
+/** A permission in fixtures, control-plane bodies and route files (made on first use). */
+export const permissionSchema = once(() =>
+  z.strictObject({
+    action: z.string().min(1),
+    resource: z.string().min(1),
+  }),
+)
+export type Permission = z.infer<ReturnType<typeof permissionSchema>>
 
 export function hasPermission(granted: readonly Permission[], needed: Permission): boolean {
   return granted.some(

@@ -7,19 +7,28 @@
  */
 import * as z from 'zod'
 import type { FixtureSection } from '../kernel/fixtures.js'
+import { once } from '../kernel/once.js'
 import type { Reply } from '../kernel/reply.js'
 import { platformTeamBody } from './wire.js'
 
-export const PlatformTeam = z.strictObject({
-  id: z.string().min(1),
-  name: z.string().min(1),
-  /** The team's host name; default: the host of `{base_url}`. */
-  domain: z.string().min(1).optional(),
-})
-export type PlatformTeam = z.infer<typeof PlatformTeam>
-export type PlatformTeamInput = z.input<typeof PlatformTeam>
+/** The fixtures' `team` (made on first use: the default fixtures come validated from the build). */
+const platformTeamSchema = once(() =>
+  z.strictObject({
+    id: z.string().min(1),
+    name: z.string().min(1),
+    /** The team's host name; default: the host of `{base_url}`. */
+    domain: z.string().min(1).optional(),
+  }),
+)
+export type PlatformTeam = z.infer<ReturnType<typeof platformTeamSchema>>
+export type PlatformTeamInput = z.input<ReturnType<typeof platformTeamSchema>>
 
-export const platformTeamSection: FixtureSection<PlatformTeam> = { name: 'team', schema: PlatformTeam }
+export const platformTeamSection: FixtureSection<PlatformTeam> = {
+  name: 'team',
+  get schema() {
+    return platformTeamSchema()
+  },
+}
 
 export const TEAM_PATH = '/api/cloud/team'
 

@@ -14,7 +14,7 @@ import type { AccessGate } from './gate.js'
 import { clientSchemas } from './oauth/clients.js'
 import { consentSchema } from './oauth/consents.js'
 import { deviceCodeSchema } from './oauth/device-codes.js'
-import { SigningKeyFixture } from './oauth/keys.js'
+import { signingKeyFixture } from './oauth/keys.js'
 import type { OAuthServer } from './oauth/server.js'
 import { singleUseSchemas } from './oauth/single-use-store.js'
 
@@ -39,7 +39,7 @@ export const SavedAuth = z.strictObject({
     .array(z.tuple([z.string(), z.strictObject({ start: z.number(), count: z.number().int().min(0), limit: z.number().int().min(0), windowMs: z.number().min(0) })]))
     .default([])
     .meta({ description: "The rate limit's open windows, by identity." }),
-  signingKeys: z.array(SigningKeyFixture.extend({ kid: z.string().min(1) })).default([]).meta({ description: 'Signing keys made at run time, in the order they were made.' }),
+  signingKeys: z.array(signingKeyFixture().extend({ kid: z.string().min(1) })).default([]).meta({ description: 'Signing keys made at run time, in the order they were made.' }),
   ids: z.number().int().min(0).default(0).meta({ description: "Draws made from OAuth's own id stream since its seed." }),
 })
 export type SavedAuth = z.output<typeof SavedAuth>

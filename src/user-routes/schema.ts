@@ -7,7 +7,7 @@
  * generated from it (without `resolve`, which JSON cannot hold).
  */
 import * as z from 'zod'
-import { PermissionSchema, SCOPE_DESCRIPTIONS } from '../auth/index.js'
+import { SCOPE_DESCRIPTIONS, permissionSchema } from '../auth/index.js'
 import { closest } from '../kernel/closest.js'
 import { documentAs } from '../kernel/docs.js'
 import { JsonValue } from '../kernel/json.js'
@@ -71,7 +71,7 @@ function makeSchemas() {
       z.literal('none'),
       z.strictObject({
         scopes: z.array(Scope).optional().meta({ description: 'OAuth scopes a token must hold, all of them (static keys are not bound by scopes).' }),
-        permission: PermissionSchema.optional().meta({ description: 'The platform permission the caller needs, e.g. {"action": "read", "resource": "data-pool/*"}.' }),
+        permission: permissionSchema().optional().meta({ description: 'The platform permission the caller needs, e.g. {"action": "read", "resource": "data-pool/*"}.' }),
       }),
     ])
     .meta({ description: 'Default: any valid credential, through the same gate as the platform\'s own API (401 and 403 as the platform answers them). "none": a public route.' })

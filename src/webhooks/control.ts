@@ -11,7 +11,7 @@ import { JsonValue } from '../kernel/json.js'
 import { json } from '../kernel/reply.js'
 import type { RouteDoc } from '../kernel/route.js'
 import type { WebhooksApi } from './api.js'
-import { DataStructure, FlowConfig, FlowPatch, WebhookInput, WebhookOptions } from './model.js'
+import { webhookSchemas } from './model.js'
 
 export function webhooksControl({ webhooks }: WebhooksApi): ControlPart {
   return {
@@ -38,6 +38,7 @@ export function webhooksControl({ webhooks }: WebhooksApi): ControlPart {
 
 async function docs(): Promise<Readonly<Record<string, RouteDoc>>> {
   const { body, CHANGE_REFUSALS, json, noContent, READ_REFUSALS, refused } = await import('../kernel/control-docs.js')
+  const { DataStructure, FlowConfig, FlowPatch, WebhookInput, WebhookOptions } = webhookSchemas()
   const WebhookView = z
     .object({
       id: z.string().meta({ description: 'The address token; random for one created here, as on the platform.' }),

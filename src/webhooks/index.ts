@@ -4,7 +4,6 @@
  * webhook-response steps and the 40-second timeout, executions, and the operations of
  * `emu.webhooks`. Secured webhooks authenticate through the access gate of the auth domain.
  */
-import type { z } from 'zod'
 import { type AccessGate, authDomain } from '../auth/index.js'
 import type { Domain, DomainModule, DomainSchemas, KernelServices, ScenarioTarget } from '../kernel/domain.js'
 import { readSection } from '../kernel/settings.js'
@@ -12,7 +11,7 @@ import { HOOK_PATH, PAYLOAD_LIMIT } from './constants.js'
 import { type WebhooksApi, webhooksApi } from './api.js'
 import { webhooksControl } from './control.js'
 import { callRequirement, receive } from './intake.js'
-import { type WebhookInput, WebhooksSettings } from './model.js'
+import { type WebhookInput, type WebhooksSettingsInput, webhookSchemas } from './model.js'
 import { type WebhookView, WebhookService, webhooksSection } from './service.js'
 import { type WebhookEffect, type WebhooksState, webhookState } from './state.js'
 import { preflight, renderCallError } from './wire.js'
@@ -47,8 +46,7 @@ export type WebhooksFixtures = {
   webhooks?: WebhookInput[]
 }
 
-/** The `webhooks` section of the settings tree, as options and scenario files give it. */
-export type WebhooksSettingsInput = z.input<typeof WebhooksSettings>
+export type { WebhooksSettingsInput } from './model.js'
 
 /** What a scenario can be aimed at in this domain (`webhook=orders`). */
 export interface WebhooksTargets {
@@ -65,7 +63,12 @@ export interface WebhooksInputs {
 }
 
 export const webhooksSchemas: DomainSchemas = {
-  settings: { name: 'webhooks', schema: WebhooksSettings },
+  settings: {
+    name: 'webhooks',
+    get schema() {
+      return webhookSchemas().WebhooksSettings
+    },
+  },
   fixtures: [webhooksSection],
   saved: async () => (await import('./saved.js')).SavedWebhooks,
 }
@@ -96,7 +99,7 @@ function defineWebhooks(kernel: KernelServices, webhookUrl: string, gate: Access
   })
   const effect = (view: WebhookView): WebhookEffect => {
     const target = { webhook: view.id }
-    const settings = readSection(scenarios.settingsAt(RECEIVE, target), 'webhooks', WebhooksSettings)
+    const settings = readSection(scenarios.settingsAt(RECEIVE, target), 'webhooks', webhookSchemas().WebhooksSettings)
     return { flow: { ...view.flow, ...settings.flow }, gone: settings.gone, scenarios: scenarios.touchingAt(RECEIVE, target) }
   }
   const api = webhooksApi(service)
@@ -128,7 +131,7 @@ function defineWebhooks(kernel: KernelServices, webhookUrl: string, gate: Access
           renderError: renderCallError,
           resolve: (ctx, caller) => receive(ctx, caller, { clock, store: service.store, runner: service.runner, onError: (error) => kernel.logger.error('a webhook flow failed', error) }),
         },
-        callRequirement(service.store),
+        callRequirement(() => service.store),
       ),
     ],
     api,

@@ -25,7 +25,7 @@ import {
   webhookGone,
 } from './wire.js'
 import type { FlowRunner, RunResult } from './flow.js'
-import { type DataStructure, type Field, type FlowConfig, type WebhookRecord, WebhooksSettings } from './model.js'
+import { type DataStructure, type Field, type FlowConfig, type WebhookRecord, type WebhooksSettings, webhookSchemas } from './model.js'
 import { readPayload } from './payload.js'
 import type { WebhookStore } from './store.js'
 import { learnStructure, validateBundle } from './structure.js'
@@ -41,7 +41,7 @@ export interface IntakeDeps {
 /** The webhook a call is addressed to: 405 for a method webhooks do not take, 410 for an address that is gone. */
 function addressed(ctx: RequestContext, store: WebhookStore): { webhook: WebhookRecord; settings: WebhooksSettings } {
   if (!(CALL_METHODS as readonly string[]).includes(ctx.method)) throw methodNotAllowed(ctx.method)
-  const settings = readSection(ctx.settings, 'webhooks', WebhooksSettings)
+  const settings = readSection(ctx.settings, 'webhooks', webhookSchemas().WebhooksSettings)
   const webhook = settings.gone ? undefined : store.get(ctx.params.token ?? '')
   if (!webhook) throw webhookGone()
   return { webhook, settings }
@@ -52,8 +52,8 @@ function addressed(ctx: RequestContext, store: WebhookStore): { webhook: Webhook
  * rate limit included; no permission), nothing for any other. The method (405) and the address
  * (410) are refused before a credential is looked at.
  */
-export function callRequirement(store: WebhookStore): (ctx: RequestContext) => AccessRequirement | 'none' {
-  return (ctx) => (addressed(ctx, store).webhook.secured ? {} : 'none')
+export function callRequirement(store: () => WebhookStore): (ctx: RequestContext) => AccessRequirement | 'none' {
+  return (ctx) => (addressed(ctx, store()).webhook.secured ? {} : 'none')
 }
 
 /** A call the gate let through (`callRequirement`): `caller` is who called a secured webhook. */

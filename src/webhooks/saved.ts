@@ -10,9 +10,11 @@ import type { ImportContext, PreparedPart, SavedPart } from '../kernel/saved.js'
 import { checkStore, saveStore, storePart } from '../kernel/saved-store.js'
 import type { Execution } from './executions.js'
 import type { SavedCall, SavedQueue } from './flow.js'
-import { FlowConfig, FlowPatch, OUTCOMES, WebhookRecord } from './model.js'
+import { OUTCOMES, webhookSchemas } from './model.js'
 import { SavedBundle, readBundle, saveBundle } from './saved-bundle.js'
 import type { WebhookService } from './service.js'
+
+const { FlowConfig, FlowPatch, WebhookRecord } = webhookSchemas()
 
 const isoTime = z.string().refine((text) => Number.isFinite(Date.parse(text)), { message: 'must be a date and time (ISO 8601)' })
 

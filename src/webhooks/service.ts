@@ -12,12 +12,14 @@ import { type SettingsTree, readSection } from '../kernel/settings.js'
 import { parseBody } from '../kernel/validation.js'
 import { type Execution, ExecutionLog, type ExecutionPredicate } from './executions.js'
 import { FlowRunner } from './flow.js'
-import { type DataStructure, type FlowConfig, FlowPatch, type FlowPatchInput, TOKEN, type WebhookFixture, WebhookInput, WebhookOptions, type WebhookRecord, WebhooksSettings } from './model.js'
-import { webhookStore } from './store.js'
+import { type DataStructure, type FlowConfig, type FlowPatchInput, TOKEN, type WebhookFixture, type WebhookInput, type WebhookOptions, type WebhookRecord, webhookSchemas } from './model.js'
+import { type WebhookStore, webhookStore } from './store.js'
 
 export const webhooksSection: FixtureSection<WebhookFixture> = {
   name: 'webhooks',
-  schema: WebhookInput,
+  get schema() {
+    return webhookSchemas().WebhookInput
+  },
   key: (w) => w.id ?? w.name,
 }
 
@@ -52,33 +54,48 @@ export interface WebhookServiceDeps {
 }
 
 export class WebhookService {
-  readonly store = webhookStore()
+  readonly #store = webhookStore()
+  /** The fixtures' webhooks, checked, until the store is first used: they become records then. */
+  #unseeded: Array<{ fixture: WebhookFixture; id: string }> | undefined = []
   readonly executions: ExecutionLog
   readonly runner: FlowRunner
   readonly #deps: WebhookServiceDeps
 
   constructor(deps: WebhookServiceDeps) {
     this.#deps = deps
-    this.executions = new ExecutionLog(deps.clock, () => readSection(deps.baseSettings(), 'webhooks', WebhooksSettings).executionsKept)
+    this.executions = new ExecutionLog(deps.clock, () => readSection(deps.baseSettings(), 'webhooks', webhookSchemas().WebhooksSettings).executionsKept)
     this.runner = new FlowRunner({
       clock: deps.clock,
       executions: this.executions,
       webhook: (id) => this.store.get(id),
-      settings: (id) => readSection(deps.settingsAt(id), 'webhooks', WebhooksSettings),
+      settings: (id) => readSection(deps.settingsAt(id), 'webhooks', webhookSchemas().WebhooksSettings),
       onError: deps.onError,
       onChange: deps.onChange,
     })
   }
 
+  /**
+   * The webhook records by id, seeded from the fixtures on first use (the records read the run's
+   * settings for their defaults, and an emulator whose test never reaches a webhook makes none).
+   */
+  get store(): WebhookStore {
+    const unseeded = this.#unseeded
+    if (unseeded !== undefined) {
+      this.#unseeded = undefined
+      this.#store.seed(unseeded.map(({ fixture, id }) => this.#toRecord(fixture, id)))
+    }
+    return this.#store
+  }
+
+  /** Takes the fixtures' webhooks; an id that cannot be an address is the fixture's error, at once. */
   async load(fixtures: readonly FixtureRecord<WebhookFixture>[]): Promise<void> {
-    const records = fixtures.map((fixture) => {
+    this.#unseeded = fixtures.map((fixture) => {
       const id = fixture.value.id ?? fixture.value.name
       if (!TOKEN.test(id)) {
         throw new FixtureError(fixture.file, `${fixture.path}.id`, `the webhook needs an id usable in its address (its name "${id}" is not one): 1-128 letters, digits, ".", "_", "~" or "-"`)
       }
-      return this.#toRecord(fixture.value, id)
+      return { fixture: fixture.value, id }
     })
-    this.store.seed(records)
   }
 
   /** Back to the fixtures: webhooks and flows, with empty queues and no executions. */
@@ -98,7 +115,7 @@ export class WebhookService {
   }
 
   async create(input: WebhookInput): Promise<WebhookView> {
-    const body = parseBody(WebhookInput, input, 'webhook')
+    const body = parseBody(webhookSchemas().WebhookInput, input, 'webhook')
     const id = body.id ?? this.#deps.newToken()
     if (this.store.get(id)) throw new ConflictError(`A webhook with id "${id}" exists already.`, 'id')
     const record = this.#toRecord(body, id)
@@ -117,7 +134,7 @@ export class WebhookService {
   /** Changes part of a flow; activating it runs the queued calls, one at a time, in order. */
   async updateFlow(id: string, patch: FlowPatchInput): Promise<WebhookView> {
     const record = this.#require(id)
-    const change = parseBody(FlowPatch.strict(), patch, 'flow')
+    const change = parseBody(webhookSchemas().FlowPatch.strict(), patch, 'flow')
     const updated: WebhookRecord = { ...record, flow: { ...record.flow, ...change } }
     this.store.put(updated)
     this.#deps.onChange()
@@ -148,6 +165,7 @@ export class WebhookService {
   }
 
   #toRecord(input: WebhookFixture, id: string): WebhookRecord {
+    const { WebhooksSettings, WebhookOptions } = webhookSchemas()
     const defaults = readSection(this.#deps.baseSettings(), 'webhooks', WebhooksSettings)
     return {
       id,

@@ -4,10 +4,10 @@
  * webhook learns from exactly one call, even when calls arrive together.
  */
 import { KeyedStore } from '../kernel/keyed-store.js'
-import { WebhookRecord } from './model.js'
+import { webhookSchemas } from './model.js'
 
-export type WebhookStore = KeyedStore<typeof WebhookRecord>
+export type WebhookStore = KeyedStore<ReturnType<typeof webhookSchemas>['WebhookRecord']>
 
 export function webhookStore(): WebhookStore {
-  return new KeyedStore(WebhookRecord, (w) => w.id)
+  return new KeyedStore(() => webhookSchemas().WebhookRecord, (w) => w.id)
 }

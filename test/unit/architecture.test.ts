@@ -93,6 +93,20 @@ describe('the house', () => {
     }
   })
 
+  it("a test in-process never loads the server's code (its error class is apart)", () => {
+    const loaded = loadedWith('index.ts')
+    expect(loaded.has('adapters/errors.ts')).toBe(true)
+    expect(['adapters/server.ts', 'adapters/node-http.ts', 'adapters/client-error.ts'].filter((file) => loaded.has(file))).toEqual([])
+  })
+
+  it('a test that takes and shows no access token never loads jose: only import() reaches it', () => {
+    const sources = files(SRC)
+    const dynamic = sources.filter((file) => /import\('jose'\)/.test(readFileSync(file, 'utf8')))
+    const loading = sources.filter((file) => /^(?:import|export)(?!\s+type\b)[^;'(]*?from\s*'jose'/m.test(readFileSync(file, 'utf8')))
+    expect(dynamic.map((file) => relative(SRC, file)).sort()).toEqual(['auth/oauth/keys.ts', 'auth/oauth/verify.ts'])
+    expect(loading.map((file) => relative(SRC, file))).toEqual([])
+  })
+
   it('the kernel imports nothing outside the kernel', () => {
     const outside = all.filter((i) => top(i.from) === 'kernel' && top(i.to) !== 'kernel')
     expect(outside.map((i) => `${i.from} -> ${i.to}`)).toEqual([])

@@ -12,8 +12,8 @@ import { ConflictError, NotFoundError } from '../../kernel/errors.js'
 import type { FixtureSection } from '../../kernel/fixtures.js'
 import { KeyedStore } from '../../kernel/keyed-store.js'
 import { parseBody } from '../../kernel/validation.js'
-import { Permission } from '../permissions.js'
-import { SCOPE_NAMES, Scope, type ScopeName } from './scopes.js'
+import { permissionSchema } from '../permissions.js'
+import { SCOPE_NAMES, type ScopeName, scopeSchema } from './scopes.js'
 import { once } from '../../kernel/once.js'
 
 export const GRANT_TYPES = ['client_credentials', 'authorization_code', 'device_code'] as const
@@ -59,6 +59,8 @@ function makeSchemas() {
   }
 
   /** For callers a scope is one of the platform's names (completion, and a typo is a type error); it is kept as a string. */
+  const Scope = scopeSchema()
+  const Permission = permissionSchema()
   const ScopeInput = Scope as unknown as z.ZodType<string, ScopeName>
 
   const RedirectUri = z.string().refine(

@@ -4,12 +4,14 @@
  * path, so start-up never waits for RSA key generation. Fixtures may pin a key (`signingKeys`) so
  * tokens verify the same across runs. The JWKS lists the public half of every key made so far.
  * Keys survive `reset()`. A key made here is extractable: a saved state holds its private JWK, so
- * tokens issued before an export still verify after an import.
+ * tokens issued before an export still verify after an import. jose is loaded with the first key:
+ * an emulator whose test takes no token never loads it.
  */
 import { KeyObject, sign } from 'node:crypto'
-import { type CryptoKey, type JWK, calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK } from 'jose'
+import type { CryptoKey, JWK } from 'jose'
 import * as z from 'zod'
 import { JsonValue } from '../../kernel/json.js'
+import { once } from '../../kernel/once.js'
 import type { FixtureRecord, FixtureSection } from '../../kernel/fixtures.js'
 import { FixtureError } from '../../kernel/errors.js'
 import { TOKEN_ALGORITHMS, type TokenAlgorithm } from '../settings.js'
@@ -38,19 +40,28 @@ const SIGNATURE: Record<TokenAlgorithm, { digest: string | null; dsaEncoding?: '
   EdDSA: { digest: null },
 }
 
-export const SigningKeyFixture = z.strictObject({
-  alg: z.enum(TOKEN_ALGORITHMS),
-  /** Key id; default: the JWK thumbprint. */
-  kid: z.string().min(1).optional(),
-  /** The private key as a JWK (with `d`). */
-  privateJwk: z
-    .record(z.string(), JsonValue)
-    .refine((jwk) => typeof jwk.d === 'string', { message: 'must be a private JWK (it has no "d")' }) as unknown as z.ZodType<Record<string, JsonValue>, JWK>,
-})
-export type SigningKeyFixture = z.infer<typeof SigningKeyFixture>
-export type SigningKeyInput = z.input<typeof SigningKeyFixture>
+/** A pinned key, as fixtures and saved states give it (made on first use). */
+export const signingKeyFixture = once(() =>
+  z.strictObject({
+    alg: z.enum(TOKEN_ALGORITHMS),
+    /** Key id; default: the JWK thumbprint. */
+    kid: z.string().min(1).optional(),
+    /** The private key as a JWK (with `d`). */
+    privateJwk: z
+      .record(z.string(), JsonValue)
+      .refine((jwk) => typeof jwk.d === 'string', { message: 'must be a private JWK (it has no "d")' }) as unknown as z.ZodType<Record<string, JsonValue>, JWK>,
+  }),
+)
+export type SigningKeyFixture = z.infer<ReturnType<typeof signingKeyFixture>>
+export type SigningKeyInput = z.input<ReturnType<typeof signingKeyFixture>>
 
-export const signingKeysSection: FixtureSection<SigningKeyFixture> = { name: 'signingKeys', schema: SigningKeyFixture, key: (k) => k.alg }
+export const signingKeysSection: FixtureSection<SigningKeyFixture> = {
+  name: 'signingKeys',
+  get schema() {
+    return signingKeyFixture()
+  },
+  key: (k) => k.alg,
+}
 
 const PUBLIC_MEMBERS = ['kty', 'crv', 'x', 'y', 'n', 'e'] as const
 
@@ -117,12 +128,14 @@ export class SigningKeys {
 }
 
 async function generate(alg: TokenAlgorithm): Promise<SigningKey> {
+  const { generateKeyPair, exportJWK } = await import('jose')
   const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true })
   return await describe(alg, privateKey, publicKey, undefined, await exportJWK(privateKey), false)
 }
 
 async function importKey(fixture: SigningKeyFixture, pinned: boolean): Promise<SigningKey> {
   const jwk = fixture.privateJwk as JWK
+  const { importJWK } = await import('jose')
   const privateKey = await importJWK(jwk, fixture.alg, { extractable: true })
   const publicJwk: JWK = {}
   for (const member of PUBLIC_MEMBERS) if (jwk[member] !== undefined) publicJwk[member] = jwk[member]
@@ -132,6 +145,7 @@ async function importKey(fixture: SigningKeyFixture, pinned: boolean): Promise<S
 }
 
 async function describe(alg: TokenAlgorithm, privateKey: CryptoKey, publicKey: CryptoKey, kid: string | undefined, privateJwk: JWK, pinned: boolean): Promise<SigningKey> {
+  const { calculateJwkThumbprint, exportJWK } = await import('jose')
   const exported = await exportJWK(publicKey)
   const publicJwk: JWK = {}
   for (const member of PUBLIC_MEMBERS) if (exported[member] !== undefined) publicJwk[member] = exported[member]

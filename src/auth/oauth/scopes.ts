@@ -4,6 +4,7 @@
  * access level a client needs; it never adds a permission. Scope parameters are space-separated.
  */
 import * as z from 'zod'
+import { once } from '../../kernel/once.js'
 
 /** Every scope the platform knows, with what it grants access to (shown on the consent page). */
 export const SCOPES = {
@@ -39,9 +40,11 @@ export function describeScope(name: string): string {
 }
 
 /** A scope in fixtures and control-plane bodies: one of the platform's. */
-export const Scope = z.string().refine(isScope, {
-  error: (issue) => `"${String(issue.input)}" is not a platform scope (scopes: ${SCOPE_NAMES.join(', ')})`,
-})
+export const scopeSchema = once(() =>
+  z.string().refine(isScope, {
+    error: (issue) => `"${String(issue.input)}" is not a platform scope (scopes: ${SCOPE_NAMES.join(', ')})`,
+  }),
+)
 
 /** Splits a scope parameter; undefined when it is absent or blank (meaning "all of the client's"). */
 export function parseScopeParam(raw: string | undefined): string[] | undefined {

@@ -5,7 +5,8 @@
  * token's scopes and the live permissions of the client (client credentials) or of the user who
  * consented (authorization code). Anything that is not shaped like a JWT is left to the next check.
  */
-import { decodeProtectedHeader, errors, jwtVerify } from 'jose'
+import type { JWTPayload } from 'jose'
+import { once } from '../../kernel/once.js'
 import type { RequestContext } from '../../kernel/route.js'
 import type { Directory } from '../directory.js'
 import { ApiAccessError } from '../wire.js'
@@ -14,6 +15,9 @@ import { authSettings } from '../settings.js'
 import type { ClientRegistry } from './clients.js'
 import type { SigningKeys } from './keys.js'
 import type { Revocations } from './revocations.js'
+
+/** jose, loaded when the first token is verified: an emulator whose test shows no access token never loads it. */
+const jose = once(async () => await import('jose'))
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/
 
@@ -31,6 +35,7 @@ const invalid = (message: string): ApiAccessError => new ApiAccessError('invalid
 export function accessTokenVerifier(deps: VerifierDeps): BearerVerifier {
   return async (token: string, ctx: RequestContext): Promise<Identity | undefined> => {
     if (!JWT_SHAPE.test(token)) return undefined
+    const { decodeProtectedHeader, errors, jwtVerify } = await jose()
     let header: ReturnType<typeof decodeProtectedHeader>
     try {
       header = decodeProtectedHeader(token)
@@ -45,7 +50,7 @@ export function accessTokenVerifier(deps: VerifierDeps): BearerVerifier {
     if (header.alg !== key.alg) throw invalid(`The access token's header says alg "${header.alg}", but its key signs with ${key.alg}.`)
 
     const offset = authSettings(ctx).tokenClockOffset * 1000
-    let payload: Awaited<ReturnType<typeof jwtVerify>>['payload']
+    let payload: JWTPayload
     try {
       ;({ payload } = await jwtVerify(token, key.publicKey, {
         algorithms: [key.alg],
