@@ -5,7 +5,7 @@
  */
 import * as z from 'zod'
 import { ConflictError, FixtureError, InvalidInputError } from '../kernel/errors.js'
-import type { FixtureRecord, FixtureSection } from '../kernel/fixtures.js'
+import { type FixtureRecord, fixtureSection, type FixtureSection } from '../kernel/fixtures.js'
 import { KeyedStore } from '../kernel/keyed-store.js'
 import { parseBody } from '../kernel/validation.js'
 import { type Permission, permissionSchema } from './permissions.js'
@@ -66,20 +66,8 @@ export type ApiKeyFixture = z.input<DirectorySchemas['ApiKey']>
 /** A static key as `emu.apiKeys.create()` and `POST /__svc-mock/api-keys` take it. */
 export type ApiKeyInput = z.input<DirectorySchemas['CreateApiKeyBody']>
 
-export const usersSection: FixtureSection<User> = {
-  name: 'users',
-  get schema() {
-    return directorySchemas().User
-  },
-  key: (u) => u.id,
-}
-export const apiKeysSection: FixtureSection<ApiKey> = {
-  name: 'apiKeys',
-  get schema() {
-    return directorySchemas().ApiKey
-  },
-  key: (k) => k.id,
-}
+export const usersSection: FixtureSection<User> = fixtureSection('users', () => directorySchemas().User, (u) => u.id)
+export const apiKeysSection: FixtureSection<ApiKey> = fixtureSection('apiKeys', () => directorySchemas().ApiKey, (k) => k.id)
 
 export class Directory {
   readonly users = new KeyedStore(() => directorySchemas().User, (u) => u.id)

@@ -6,7 +6,7 @@
  * first, then AppKey) and needs `domain`. A bad credential gets the gate's 401.
  */
 import * as z from 'zod'
-import type { FixtureSection } from '../kernel/fixtures.js'
+import { fixtureSection, type FixtureSection } from '../kernel/fixtures.js'
 import { once } from '../kernel/once.js'
 import type { Reply } from '../kernel/reply.js'
 import { platformTeamBody } from './wire.js'
@@ -23,12 +23,7 @@ const platformTeamSchema = once(() =>
 export type PlatformTeam = z.infer<ReturnType<typeof platformTeamSchema>>
 export type PlatformTeamInput = z.input<ReturnType<typeof platformTeamSchema>>
 
-export const platformTeamSection: FixtureSection<PlatformTeam> = {
-  name: 'team',
-  get schema() {
-    return platformTeamSchema()
-  },
-}
+export const platformTeamSection: FixtureSection<PlatformTeam> = fixtureSection('team', platformTeamSchema)
 
 export const TEAM_PATH = '/api/cloud/team'
 

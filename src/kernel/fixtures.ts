@@ -42,6 +42,21 @@ export interface FixtureSection<T> {
   key?(record: T): string
 }
 
+/**
+ * A section whose schema `schema()` makes on first use (a domain's group of schemas made by
+ * `once()`): the default fixtures come validated from the build, so only a document of the run's
+ * own, or the JSON Schema, asks for it.
+ */
+export function fixtureSection<T>(name: string, schema: () => z.ZodType<T>, key?: (record: T) => string): FixtureSection<T> {
+  return {
+    name,
+    get schema() {
+      return schema()
+    },
+    ...(key === undefined ? {} : { key }),
+  }
+}
+
 /** Expands fixture paths: folders become their `*.json` files, in name order. */
 export function fixtureDocuments(inputs: readonly FixtureInput[]): FixtureDocument[] {
   const out: FixtureDocument[] = []

@@ -6,7 +6,7 @@
  */
 import type { FixtureRecords } from '../kernel/domain.js'
 import { FixtureError } from '../kernel/errors.js'
-import type { FixtureSection } from '../kernel/fixtures.js'
+import { fixtureSection, type FixtureSection } from '../kernel/fixtures.js'
 import { VERSIONS_PATH } from './constants.js'
 import type { Generation } from './generate.js'
 import { GeneratedElements } from './generated.js'
@@ -14,26 +14,9 @@ import { type ElementFixture, type ElementRef, type GenerateFixture, type Storag
 import { toRecords } from './records.js'
 import type { ElementStore } from './store.js'
 
-export const storagesSection: FixtureSection<StorageFixture> = {
-  name: 'storages',
-  get schema() {
-    return versionSchemas().StorageFixture
-  },
-  key: (s) => storageKey(s.collectionId, s.storageId),
-}
-export const elementsSection: FixtureSection<ElementFixture> = {
-  name: 'elements',
-  get schema() {
-    return versionSchemas().ElementFixture
-  },
-  key: (e) => `${e.storage}/${e.facet}/${e.id.toLowerCase()}`,
-}
-export const generateSection: FixtureSection<GenerateFixture> = {
-  name: 'generate',
-  get schema() {
-    return versionSchemas().GenerateFixture
-  },
-}
+export const storagesSection: FixtureSection<StorageFixture> = fixtureSection('storages', () => versionSchemas().StorageFixture, (s) => storageKey(s.collectionId, s.storageId))
+export const elementsSection: FixtureSection<ElementFixture> = fixtureSection('elements', () => versionSchemas().ElementFixture, (e) => `${e.storage}/${e.facet}/${e.id.toLowerCase()}`)
+export const generateSection: FixtureSection<GenerateFixture> = fixtureSection('generate', () => versionSchemas().GenerateFixture)
 
 export interface LoadOptions {
   readonly baseUrl: string

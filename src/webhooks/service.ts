@@ -7,7 +7,7 @@
 import type { Clock } from '../kernel/clock.js'
 import { DEFAULT_WAIT_MS } from '../kernel/constants.js'
 import { ConflictError, FixtureError, NotFoundError } from '../kernel/errors.js'
-import type { FixtureRecord, FixtureSection } from '../kernel/fixtures.js'
+import { type FixtureRecord, fixtureSection, type FixtureSection } from '../kernel/fixtures.js'
 import { type SettingsTree, readSection } from '../kernel/settings.js'
 import { parseBody } from '../kernel/validation.js'
 import { type Execution, ExecutionLog, type ExecutionPredicate } from './executions.js'
@@ -15,13 +15,7 @@ import { FlowRunner } from './flow.js'
 import { type DataStructure, type FlowConfig, type FlowPatchInput, TOKEN, type WebhookFixture, type WebhookInput, type WebhookOptions, type WebhookRecord, webhookSchemas } from './model.js'
 import { type WebhookStore, webhookStore } from './store.js'
 
-export const webhooksSection: FixtureSection<WebhookFixture> = {
-  name: 'webhooks',
-  get schema() {
-    return webhookSchemas().WebhookInput
-  },
-  key: (w) => w.id ?? w.name,
-}
+export const webhooksSection: FixtureSection<WebhookFixture> = fixtureSection('webhooks', () => webhookSchemas().WebhookInput, (w) => w.id ?? w.name)
 
 /** A webhook as the control plane shows it. */
 export interface WebhookView {

@@ -9,7 +9,7 @@
 import * as z from 'zod'
 import { documentAs } from '../../kernel/docs.js'
 import { ConflictError, NotFoundError } from '../../kernel/errors.js'
-import type { FixtureSection } from '../../kernel/fixtures.js'
+import { fixtureSection, type FixtureSection } from '../../kernel/fixtures.js'
 import { KeyedStore } from '../../kernel/keyed-store.js'
 import { parseBody } from '../../kernel/validation.js'
 import { permissionSchema } from '../permissions.js'
@@ -123,13 +123,7 @@ export type OAuthClientInput = z.input<ClientSchemas['CreateClientBody']>
 /** An OAuth client as the `oauthClients` fixture section takes it. */
 export type OAuthClientFixture = Omit<z.input<ClientSchemas['OAuthClient']>, 'scopes'> & { scopes?: ScopeName[] }
 
-export const oauthClientsSection: FixtureSection<OAuthClient> = {
-  name: 'oauthClients',
-  get schema() {
-    return clientSchemas().OAuthClient
-  },
-  key: (c) => c.clientId,
-}
+export const oauthClientsSection: FixtureSection<OAuthClient> = fixtureSection('oauthClients', () => clientSchemas().OAuthClient, (c) => c.clientId)
 
 /** A client as the control plane shows it: everything but the secret. */
 export type ClientInfo = Omit<OAuthClient, 'clientSecret'>

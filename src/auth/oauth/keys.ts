@@ -12,7 +12,7 @@ import type { CryptoKey, JWK } from 'jose'
 import * as z from 'zod'
 import { JsonValue } from '../../kernel/json.js'
 import { once } from '../../kernel/once.js'
-import type { FixtureRecord, FixtureSection } from '../../kernel/fixtures.js'
+import { type FixtureRecord, fixtureSection, type FixtureSection } from '../../kernel/fixtures.js'
 import { FixtureError } from '../../kernel/errors.js'
 import { TOKEN_ALGORITHMS, type TokenAlgorithm } from '../settings.js'
 
@@ -55,13 +55,7 @@ export const signingKeyFixture = once(() =>
 export type SigningKeyFixture = z.infer<ReturnType<typeof signingKeyFixture>>
 export type SigningKeyInput = z.input<ReturnType<typeof signingKeyFixture>>
 
-export const signingKeysSection: FixtureSection<SigningKeyFixture> = {
-  name: 'signingKeys',
-  get schema() {
-    return signingKeyFixture()
-  },
-  key: (k) => k.alg,
-}
+export const signingKeysSection: FixtureSection<SigningKeyFixture> = fixtureSection('signingKeys', signingKeyFixture, (k) => k.alg)
 
 const PUBLIC_MEMBERS = ['kty', 'crv', 'x', 'y', 'n', 'e'] as const
 
