@@ -16,6 +16,7 @@ import { type CliIo, reportError } from './io.js'
 import type { CliOptions } from './options.js'
 import { watchStarter } from './parent-watch.js'
 import { endGroup, signalGroup } from './processes.js'
+import type { RunningServer } from '../adapters/server.js'
 import { Signals, startFor } from './serve.js'
 import { trustEnvironment } from './trust.js'
 
@@ -31,11 +32,25 @@ const GROUP_GRACE_MS = 1_000
 /** Runs the command; resolves with its exit code once its group has ended and the emulator has closed. */
 export async function execCommand(options: CliOptions, command: readonly string[], io: CliIo): Promise<number> {
   const signals = new Signals(['SIGINT', 'SIGTERM', 'SIGHUP'])
+  // A wrapper (npx, a CI step) killed without passing signals on: end the command at once, then
+  // svc-mock. The chain up to the wrapper is read now, before the command can run: read after the
+  // wrapper died, it would hold the new parents and never see the death.
+  let starterGone = false
+  let onStarterGone = (): void => {
+    starterGone = true
+  }
+  const unwatch = watchStarter(() => onStarterGone(), io.env.npm_command !== undefined)
   // Standard output is the command's: everything the emulator says goes to standard error.
   const logger = createLogger(options.log, io.err, io.err)
   const { spawn } = await import('node:child_process')
   const { constants } = await import('node:os')
-  const server = await startFor(options, logger, signals)
+  let server: RunningServer
+  try {
+    server = await startFor(options, logger, signals)
+  } catch (error) {
+    unwatch()
+    throw error
+  }
   const trust = await trustEnvironment(server.caFile, io.env, (message) => logger.warn(message))
   const urls = server.emulator.urls
   const env: Record<string, string | undefined> = {
@@ -92,8 +107,8 @@ export async function execCommand(options: CliOptions, command: readonly string[
       killTimer.unref()
     }
     signals.listen((received) => pass(received))
-    // A wrapper (npx, a CI step) killed without passing signals on: end the command at once, then svc-mock.
-    const unwatch = watchStarter(() => pass('SIGTERM', GROUP_GRACE_MS), io.env.npm_command !== undefined)
+    onStarterGone = () => pass('SIGTERM', GROUP_GRACE_MS)
+    if (starterGone) onStarterGone()
 
     child.once('error', (error: NodeJS.ErrnoException) => {
       const exitCode = error.code === 'ENOENT' ? 127 : error.code === 'EACCES' ? 126 : 1

@@ -209,6 +209,26 @@ describe('when the process that started svc-mock dies (npx killed with SIGKILL)'
     }
   })
 
+  it('exec: notices npx killed the moment its command starts (the chain up to npx is read before the command runs)', async () => {
+    // The command's first act kills the wrapper: svc-mock's parent is the wrapper's `sh -c`, whose parent is the wrapper.
+    const wrapper = 'cut -d " " -f 4 /proc/$(cut -d " " -f 4 /proc/$PPID/stat)/stat'
+    const command = `kill -9 $(${wrapper}); sleep 305 & echo "$PPID $! $$ $SVC_MOCK_URL"; wait`
+    const parent = npxLike(['exec', '--log', 'silent', '--', 'sh', '-c', command])
+    const out = lines(parent)
+    const { shell } = JSON.parse(await out.next()) as { shell: number }
+    const words = (await out.next()).split(' ')
+    const [svcMock = 0, sleep = 0, commandShell = 0] = words.slice(0, 3).map(Number)
+    const url = words[3] ?? ''
+    try {
+      expect(await goneWithin(parent.pid ?? 0, PATIENCE_MS)).toBe(true)
+      expect(await goneWithin(svcMock, PATIENCE_MS)).toBe(true)
+      expect([alive(sleep), alive(commandShell)]).toEqual([false, false])
+      expect(await portFree(Number(new URL(url).port))).toBe(true)
+    } finally {
+      killAlive([svcMock, sleep, commandShell, shell])
+    }
+  })
+
   it('exec: ends with its command and the command\'s children when npx (npm) is killed and its `sh -c` lives on, and frees the port', async () => {
     const command = 'sleep 305 & echo "$PPID $! $$ $SVC_MOCK_URL"; wait'
     const parent = npxLike(['exec', '--log', 'silent', '--', 'sh', '-c', command])
