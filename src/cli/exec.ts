@@ -33,13 +33,8 @@ const GROUP_GRACE_MS = 1_000
 export async function execCommand(options: CliOptions, command: readonly string[], io: CliIo): Promise<number> {
   const signals = new Signals(['SIGINT', 'SIGTERM', 'SIGHUP'])
   // A wrapper (npx, a CI step) killed without passing signals on: end the command at once, then
-  // svc-mock. The chain up to the wrapper is read now, before the command can run: read after the
-  // wrapper died, it would hold the new parents and never see the death.
-  let starterGone = false
-  let onStarterGone = (): void => {
-    starterGone = true
-  }
-  const unwatch = watchStarter(() => onStarterGone(), io.env.npm_command !== undefined)
+  // svc-mock. Watched from before the command can run (parent-watch.ts).
+  const starter = watchStarter(io.env.npm_command !== undefined)
   // Standard output is the command's: everything the emulator says goes to standard error.
   const logger = createLogger(options.log, io.err, io.err)
   const { spawn } = await import('node:child_process')
@@ -48,7 +43,7 @@ export async function execCommand(options: CliOptions, command: readonly string[
   try {
     server = await startFor(options, logger, signals)
   } catch (error) {
-    unwatch()
+    starter.stop()
     throw error
   }
   const trust = await trustEnvironment(server.caFile, io.env, (message) => logger.warn(message))
@@ -81,7 +76,7 @@ export async function execCommand(options: CliOptions, command: readonly string[
     const finish = (exitCode: number, reason: string): void => {
       if (finished) return
       finished = true
-      unwatch()
+      starter.stop()
       clearTimeout(killTimer)
       signals.stop()
       if (options.log === 'json') io.err(JSON.stringify({ level: 'info', time: new Date().toISOString(), event: 'stopping', reason, exitCode }))
@@ -107,8 +102,7 @@ export async function execCommand(options: CliOptions, command: readonly string[
       killTimer.unref()
     }
     signals.listen((received) => pass(received))
-    onStarterGone = () => pass('SIGTERM', GROUP_GRACE_MS)
-    if (starterGone) onStarterGone()
+    starter.whenGone(() => pass('SIGTERM', GROUP_GRACE_MS))
 
     child.once('error', (error: NodeJS.ErrnoException) => {
       const exitCode = error.code === 'ENOENT' ? 127 : error.code === 'EACCES' ? 126 : 1

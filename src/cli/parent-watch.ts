@@ -25,22 +25,33 @@ interface Link {
   readonly parent: number
 }
 
+/** A watch on the process that started svc-mock, begun before anything could kill it. */
+export interface StarterWatch {
+  /** Calls `onGone` once when the starter dies, or at once if it died since the watch began. */
+  whenGone(onGone: () => void): void
+  stop(): void
+}
+
 /**
- * Calls `onGone` once when svc-mock's parent dies, or, with `throughShells`, when any process from
- * it up to the first ancestor that is not a shell dies; returns the function that stops watching.
+ * Watches svc-mock's parent, or, with `throughShells`, every process from it up to the first
+ * ancestor that is not a shell. Start it first thing: the chain is read now, and a chain read after
+ * the starter died would hold the new parents and never see the death.
  */
-export function watchStarter(onGone: () => void, throughShells: boolean): () => void {
+export function watchStarter(throughShells: boolean): StarterWatch {
   let stopped = false
   let checking = false
+  let gone = false
+  let onGone: (() => void) | undefined
   const links: Link[] = [{ pid: process.pid, parent: process.ppid }]
   const timer = setInterval(() => {
     if (checking) return
     checking = true
-    void goneIn(links).then((gone) => {
+    void goneIn(links).then((died) => {
       checking = false
-      if (!gone || stopped) return
+      if (!died || stopped) return
       stop()
-      onGone()
+      gone = true
+      onGone?.()
     })
   }, CHECK_MS)
   timer.unref()
@@ -49,7 +60,13 @@ export function watchStarter(onGone: () => void, throughShells: boolean): () => 
     clearInterval(timer)
   }
   if (throughShells) void shellsAbove(process.ppid).then((shells) => links.push(...shells))
-  return stop
+  return {
+    whenGone: (then) => {
+      onGone = then
+      if (gone) then()
+    },
+    stop,
+  }
 }
 
 /** The shells from `pid` upwards, each with its parent, up to the first process that is not a shell. */

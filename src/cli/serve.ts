@@ -25,7 +25,17 @@ export async function startFor(options: CliOptions, logger: Logger, signals: Sig
 export async function serve(options: CliOptions, io: CliIo): Promise<number> {
   const signals = new Signals()
   const logger = createLogger(options.log, io.out, io.err)
-  const server = await startFor(options, logger, signals)
+  // Started through npm (npx, npm exec, npm start), whose process may be killed without passing
+  // the signal on: when it goes away, stop as on SIGTERM instead of serving on orphaned. Watched
+  // from before anyone can see the server (parent-watch.ts).
+  const starter = io.env.npm_command === undefined ? undefined : watchStarter(true)
+  let server: RunningServer
+  try {
+    server = await startFor(options, logger, signals)
+  } catch (error) {
+    starter?.stop()
+    throw error
+  }
   if (options.log === 'pretty') io.out(banner(server, options))
   if (options.log === 'json') {
     io.out(JSON.stringify(listeningEvent(server)))
@@ -34,13 +44,10 @@ export async function serve(options: CliOptions, io: CliIo): Promise<number> {
   }
   return await new Promise<number>((resolve) => {
     let stopping = false
-    // Started through npm (npx, npm exec, npm start), whose process may be killed without passing
-    // the signal on: when it goes away, stop as on SIGTERM instead of serving on orphaned.
-    const unwatch = io.env.npm_command === undefined ? () => undefined : watchStarter(() => stop('SIGTERM'), true)
     const stop = (signal: NodeJS.Signals): void => {
       if (stopping) return
       stopping = true
-      unwatch()
+      starter?.stop()
       if (options.log === 'pretty') io.out(`\nsvc-mock: ${signal} received, closing.`)
       if (options.log === 'json') io.out(JSON.stringify({ level: 'info', time: new Date().toISOString(), event: 'stopping', signal }))
       server.close().then(
@@ -57,6 +64,7 @@ export async function serve(options: CliOptions, io: CliIo): Promise<number> {
       )
     }
     signals.listen(stop)
+    starter?.whenGone(() => stop('SIGTERM'))
   })
 }
 
