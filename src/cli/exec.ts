@@ -9,6 +9,7 @@
  * ends the group at once. At a terminal the command still reads keys (the terminal is its standard
  * input), and Ctrl-C reaches it through svc-mock.
  */
+import type { RunningServer } from '../adapters/server.js'
 import { createLogger } from '../kernel/logger.js'
 import { VERSION } from '../version.js'
 import { listeningEvent } from './banner.js'
@@ -16,7 +17,6 @@ import { type CliIo, reportError } from './io.js'
 import type { CliOptions } from './options.js'
 import { watchStarter } from './parent-watch.js'
 import { endGroup, signalGroup } from './processes.js'
-import type { RunningServer } from '../adapters/server.js'
 import { Signals, startFor } from './serve.js'
 import { trustEnvironment } from './trust.js'
 

@@ -44,6 +44,19 @@ function npxLike(args: readonly string[]): ChildProcessByStdio<null, Readable, R
   return track(spawn(process.execPath, ['-e', wrapper], { stdio: ['ignore', 'pipe', 'pipe'] }))
 }
 
+/**
+ * `svc-mock exec` started the way npx starts it, running `sh -c` that does `first`, then starts
+ * `sleep` in the background, prints its pids and SVC_MOCK_URL, and waits: the processes' ids.
+ */
+async function execUnderNpx(first: string): Promise<{ parent: ChildProcessByStdio<null, Readable, Readable>; shell: number; svcMock: number; sleep: number; commandShell: number; url: string }> {
+  const parent = npxLike(['exec', '--log', 'silent', '--', 'sh', '-c', `${first}sleep 305 & echo "$PPID $! $$ $SVC_MOCK_URL"; wait`])
+  const out = lines(parent)
+  const { shell } = JSON.parse(await out.next()) as { shell: number }
+  const words = (await out.next()).split(' ')
+  const [svcMock = 0, sleep = 0, commandShell = 0] = words.slice(0, 3).map(Number)
+  return { parent, shell, svcMock, sleep, commandShell, url: words[3] ?? '' }
+}
+
 describe('svc-mock exec', () => {
   it('runs the command with SVC_MOCK_URL and the three addresses, exits with its code, and leaves nothing running', async () => {
     const child = spawnCli(['exec', '--', process.execPath, '-e', probe('process.exit(7)')])
@@ -212,13 +225,7 @@ describe('when the process that started svc-mock dies (npx killed with SIGKILL)'
   it('exec: notices npx killed the moment its command starts (the chain up to npx is read before the command runs)', async () => {
     // The command's first act kills the wrapper: svc-mock's parent is the wrapper's `sh -c`, whose parent is the wrapper.
     const wrapper = 'cut -d " " -f 4 /proc/$(cut -d " " -f 4 /proc/$PPID/stat)/stat'
-    const command = `kill -9 $(${wrapper}); sleep 305 & echo "$PPID $! $$ $SVC_MOCK_URL"; wait`
-    const parent = npxLike(['exec', '--log', 'silent', '--', 'sh', '-c', command])
-    const out = lines(parent)
-    const { shell } = JSON.parse(await out.next()) as { shell: number }
-    const words = (await out.next()).split(' ')
-    const [svcMock = 0, sleep = 0, commandShell = 0] = words.slice(0, 3).map(Number)
-    const url = words[3] ?? ''
+    const { parent, shell, svcMock, sleep, commandShell, url } = await execUnderNpx(`kill -9 $(${wrapper}); `)
     try {
       expect(await goneWithin(parent.pid ?? 0, PATIENCE_MS)).toBe(true)
       expect(await goneWithin(svcMock, PATIENCE_MS)).toBe(true)
@@ -230,13 +237,7 @@ describe('when the process that started svc-mock dies (npx killed with SIGKILL)'
   })
 
   it('exec: ends with its command and the command\'s children when npx (npm) is killed and its `sh -c` lives on, and frees the port', async () => {
-    const command = 'sleep 305 & echo "$PPID $! $$ $SVC_MOCK_URL"; wait'
-    const parent = npxLike(['exec', '--log', 'silent', '--', 'sh', '-c', command])
-    const out = lines(parent)
-    const { shell } = JSON.parse(await out.next()) as { shell: number }
-    const words = (await out.next()).split(' ')
-    const [svcMock = 0, sleep = 0, commandShell = 0] = words.slice(0, 3).map(Number)
-    const url = words[3] ?? ''
+    const { parent, shell, svcMock, sleep, commandShell, url } = await execUnderNpx('')
     try {
       expect([parentOf(svcMock), parentOf(shell)]).toEqual([shell, parent.pid])
       expect([alive(sleep), alive(commandShell)]).toEqual([true, true])
